@@ -1,1 +1,11 @@
-export {};
+// This file is the public API of @docs/rank: pure ranking functions for a
+// documentation search engine. Anything not exported here is internal and may
+// change without a major version.
+
+export { minMaxNormalize } from './min-max.js';
+export type { FusedResult, RankFusionOptions } from './rank-fusion.js';
+export { reciprocalRankFusion } from './rank-fusion.js';
+export type { RelevanceDropOptions } from './relevance-drop.js';
+export { relevanceDrop } from './relevance-drop.js';
+export type { BudgetedItem, BudgetItem, TokenBudgetOptions, TokenBudgetResult } from './token-budget.js';
+export { tokenBudget } from './token-budget.js';

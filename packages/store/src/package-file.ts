@@ -1,0 +1,148 @@
+import { open } from 'node:fs/promises';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { StoreError } from './errors.js';
+import { assertValidName, assertValidVersion, type PackageId } from './names.js';
+import { createPackageSchema, PACKAGE_FORMAT_VERSION, type PackageDatabase } from './schema.js';
+
+/** What a package file says about itself. */
+export interface PackageInfo extends PackageId {
+  readonly description: string;
+  readonly source: string;
+  /** ISO 8601 time of the build. */
+  readonly builtAt: string;
+  readonly formatVersion: number;
+}
+
+interface SchemaObject {
+  readonly type: string;
+  readonly name: string;
+  readonly tbl_name: string;
+  readonly sql: string | null;
+}
+
+let expectedSchema: Promise<string[]> | undefined;
+
+/** The schema objects of an empty package, built once in memory: the reference every file must match. */
+function referenceSchema(): Promise<string[]> {
+  expectedSchema ??= (async () => {
+    const database = new Database(':memory:');
+    const db = new Kysely<PackageDatabase>({ dialect: new SqliteDialect({ database }) });
+    try {
+      await createPackageSchema(db);
+      return schemaOf(database);
+    } finally {
+      await db.destroy();
+    }
+  })();
+  return expectedSchema;
+}
+
+function schemaOf(database: Database.Database): string[] {
+  const rows = database.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master').all() as SchemaObject[];
+  return rows.map((r) => JSON.stringify([r.type, r.name, r.tbl_name, r.sql])).sort();
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/**
+ * Checks that `file` is a complete documentation package of the format this
+ * code reads (a SQLite file with exactly the expected tables, no triggers,
+ * views or extra objects, one metadata row, passing SQLite's quick check) and
+ * returns its metadata. Throws StoreError('invalid-package' | 'unknown-format')
+ * with the reason otherwise. The file is only read.
+ */
+export async function inspectPackageFile(file: string): Promise<PackageInfo> {
+  await assertSqliteHeader(file);
+  let database: Database.Database;
+  try {
+    database = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new StoreError('invalid-package', `${file} cannot be opened as SQLite: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    const formatVersion = database.pragma('user_version', { simple: true }) as number;
+    if (formatVersion !== PACKAGE_FORMAT_VERSION) {
+      const advice =
+        formatVersion > PACKAGE_FORMAT_VERSION
+          ? 'it was built by a newer docs; upgrade docs to read it'
+          : 'it was built by an older docs; rebuild it';
+      throw new StoreError(
+        'unknown-format',
+        `${file} has package format version ${formatVersion}, and this docs reads version ${PACKAGE_FORMAT_VERSION}: ${advice}`,
+      );
+    }
+    const expected = await referenceSchema();
+    const actual = schemaOf(database);
+    const unexpected = actual.filter((o) => !expected.includes(o));
+    const missing = expected.filter((o) => !actual.includes(o));
+    if (unexpected.length > 0 || missing.length > 0) {
+      const describe = (o: string) => {
+        const [type, name] = JSON.parse(o) as [string, string];
+        return `${type} ${name}`;
+      };
+      const parts = [
+        unexpected.length > 0 ? `unexpected ${unexpected.map(describe).join(', ')}` : '',
+        missing.length > 0 ? `missing or different ${missing.map(describe).join(', ')}` : '',
+      ].filter(Boolean);
+      throw new StoreError('invalid-package', `${file} does not have the package schema: ${parts.join('; ')}`);
+    }
+    const check = database.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new StoreError('invalid-package', `${file} is damaged: ${String(check)}`);
+    const rows = database.prepare('SELECT * FROM package').all() as Array<Record<string, unknown>>;
+    const row = rows[0];
+    if (rows.length !== 1 || row === undefined) {
+      throw new StoreError('invalid-package', `${file} must hold exactly one package row, found ${rows.length}`);
+    }
+    const info = toPackageInfo(row);
+    if (info.formatVersion !== formatVersion) {
+      throw new StoreError('invalid-package', `${file} disagrees with itself about its format version`);
+    }
+    try {
+      assertValidName(info.name);
+      assertValidVersion(info.version);
+    } catch (error) {
+      throw new StoreError('invalid-package', `${file}: ${(error as Error).message}`, { cause: error });
+    }
+    return info;
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    throw new StoreError('invalid-package', `${file} is not a readable package: ${(error as Error).message}`, {
+      cause: error,
+    });
+  } finally {
+    database.close();
+  }
+}
+
+async function assertSqliteHeader(file: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    throw new StoreError('invalid-package', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    const header = Buffer.alloc(SQLITE_MAGIC.length);
+    const { bytesRead } = await handle.read(header, 0, header.length, 0);
+    if (bytesRead < header.length || header.toString('latin1') !== SQLITE_MAGIC) {
+      throw new StoreError('invalid-package', `${file} is not a SQLite file`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Maps the package row to its public shape. */
+export function toPackageInfo(row: Record<string, unknown>): PackageInfo {
+  return {
+    name: String(row.name),
+    version: String(row.version),
+    description: String(row.description ?? ''),
+    source: String(row.source ?? ''),
+    builtAt: String(row.built_at ?? ''),
+    formatVersion: Number(row.format_version),
+  };
+}

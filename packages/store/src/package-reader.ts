@@ -1,0 +1,168 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { type PackageInfo, toPackageInfo } from './package-file.js';
+import type { PackageDatabase } from './schema.js';
+
+/** bm25() weight of each indexed column; a larger weight makes matches there count more. */
+export interface ColumnWeights {
+  /** @default 1 */
+  readonly title?: number;
+  /** @default 1 */
+  readonly headings?: number;
+  /** @default 1 */
+  readonly body?: number;
+}
+
+/**
+ * Words to look for. The store quotes every term, so no text a user types is
+ * ever read as FTS5 syntax: operators, quotes and punctuation are just words.
+ */
+export interface TermQuery {
+  readonly terms: readonly string[];
+  /** "all": every term must occur; "any": at least one. */
+  readonly mode: 'all' | 'any';
+}
+
+/** One chunk that matched, without its content (fetched separately for the few that are shown). */
+export interface ChunkHit {
+  readonly id: number;
+  readonly documentId: number;
+  readonly ord: number;
+  /** BM25 relevance, larger is better (the negated FTS5 bm25()). */
+  readonly score: number;
+  readonly path: string;
+  readonly title: string;
+  readonly breadcrumb: readonly string[];
+  readonly level: number;
+  readonly tokens: number;
+}
+
+/** A document as stored: path, title and the whole page. */
+export interface StoredDocument {
+  readonly path: string;
+  readonly title: string;
+  readonly content: string;
+}
+
+/** Counts of what a package holds. */
+export interface PackageStats {
+  readonly documents: number;
+  readonly chunks: number;
+  readonly tokens: number;
+}
+
+/** Quotes a term as an FTS5 string: inside double quotes only `"` is special, and it is doubled. */
+function ftsString(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+/** The FTS5 MATCH expression for a query; undefined when there is nothing to look for. */
+export function matchExpression(query: TermQuery): string | undefined {
+  const terms = query.terms.filter((t) => t.trim() !== '');
+  if (terms.length === 0) return undefined;
+  return terms.map(ftsString).join(query.mode === 'all' ? ' AND ' : ' OR ');
+}
+
+/** Read access to one installed package. */
+export class PackageReader {
+  readonly file: string;
+  readonly #db: Kysely<PackageDatabase>;
+  #info: Promise<PackageInfo> | undefined;
+
+  constructor(db: Kysely<PackageDatabase>, file: string) {
+    this.#db = db;
+    this.file = file;
+  }
+
+  /** The package's metadata (read once). */
+  info(): Promise<PackageInfo> {
+    this.#info ??= this.#db
+      .selectFrom('package')
+      .selectAll()
+      .executeTakeFirstOrThrow()
+      .then((row) => toPackageInfo(row as unknown as Record<string, unknown>));
+    return this.#info;
+  }
+
+  /** Chunks matching `query`, best BM25 first. */
+  async search(query: TermQuery, options: { limit: number; weights?: ColumnWeights }): Promise<ChunkHit[]> {
+    const expression = matchExpression(query);
+    if (expression === undefined || options.limit <= 0) return [];
+    const w = options.weights ?? {};
+    const bm25 = sql`bm25(chunks_fts, ${w.title ?? 1}, ${w.headings ?? 1}, ${w.body ?? 1})`;
+    const { rows } = await sql<{
+      id: number;
+      document_id: number;
+      ord: number;
+      score: number;
+      path: string;
+      title: string;
+      breadcrumb: string;
+      level: number;
+      tokens: number;
+    }>`SELECT c.id, c.document_id, c.ord, -${bm25} AS score, d.path, d.title, c.breadcrumb, c.level, c.tokens
+       FROM chunks_fts
+       JOIN chunks c ON c.id = chunks_fts.rowid
+       JOIN documents d ON d.id = c.document_id
+       WHERE chunks_fts MATCH ${expression}
+       ORDER BY ${bm25}
+       LIMIT ${options.limit}`.execute(this.#db);
+    return rows.map((r) => ({
+      id: r.id,
+      documentId: r.document_id,
+      ord: r.ord,
+      score: r.score,
+      path: r.path,
+      title: r.title,
+      breadcrumb: JSON.parse(r.breadcrumb) as string[],
+      level: r.level,
+      tokens: r.tokens,
+    }));
+  }
+
+  /** For each chunk id, how many of `terms` it contains (ids containing none are absent). */
+  async termCoverage(terms: readonly string[], ids: readonly number[]): Promise<Map<number, number>> {
+    const coverage = new Map<number, number>();
+    if (ids.length === 0) return coverage;
+    for (const term of new Set(terms)) {
+      const expression = matchExpression({ terms: [term], mode: 'all' });
+      if (expression === undefined) continue;
+      const { rows } = await sql<{ rowid: number }>`SELECT rowid FROM chunks_fts
+        WHERE chunks_fts MATCH ${expression} AND rowid IN (${sql.join(ids)})`.execute(this.#db);
+      for (const { rowid } of rows) coverage.set(rowid, (coverage.get(rowid) ?? 0) + 1);
+    }
+    return coverage;
+  }
+
+  /** The content of each chunk id. */
+  async chunkContents(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.#db.selectFrom('chunks').select(['id', 'content']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.content]));
+  }
+
+  /** One document by its path (exact match), or undefined. */
+  async document(path: string): Promise<StoredDocument | undefined> {
+    return this.#db.selectFrom('documents').select(['path', 'title', 'content']).where('path', '=', path).executeTakeFirst();
+  }
+
+  /** Every document's path and title, by path. */
+  async documents(): Promise<Array<{ path: string; title: string }>> {
+    return this.#db.selectFrom('documents').select(['path', 'title']).orderBy('path').execute();
+  }
+
+  /** How many documents, chunks and tokens the package holds. */
+  async stats(): Promise<PackageStats> {
+    const row = await this.#db
+      .selectFrom('chunks')
+      .select((eb) => [eb.fn.countAll<number>().as('chunks'), eb.fn.coalesce(eb.fn.sum<number>('tokens'), eb.lit(0)).as('tokens')])
+      .executeTakeFirstOrThrow();
+    const docs = await this.#db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { documents: Number(docs.n), chunks: Number(row.chunks), tokens: Number(row.tokens) };
+  }
+
+  /** Closes the connection. */
+  close(): Promise<void> {
+    return this.#db.destroy();
+  }
+}

@@ -1,0 +1,229 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
+import {
+  compareVersions,
+  type DocumentInput,
+  inspectPackageFile,
+  PACKAGE_FORMAT_VERSION,
+  PackageStore,
+  packageFileName,
+  parsePackageFileName,
+  StoreError,
+  writePackage,
+} from './index.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'docs-store-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const docs: DocumentInput[] = [
+  {
+    path: 'guide/timers.md',
+    title: 'Timers',
+    content: '# Timers\n\nUse fake timers.',
+    chunks: [
+      { breadcrumb: ['Timers'], level: 1, content: 'Use vi.useFakeTimers to mock timers.', tokens: 8 },
+      { breadcrumb: ['Timers', 'Advance'], level: 2, content: 'Advance time with vi.advanceTimersByTime.', tokens: 9 },
+    ],
+  },
+  {
+    path: 'guide/cors.md',
+    title: 'CORS',
+    content: '# CORS',
+    chunks: [{ breadcrumb: ['CORS'], level: 1, content: 'Enable CORS with the cors middleware.', tokens: 7 }],
+  },
+];
+
+async function build(name: string, version: string, documents: DocumentInput[] = docs): Promise<string> {
+  const file = path.join(dir, `build-${name.replace('/', '_')}-${version}.db`);
+  await writePackage(file, { name, version, description: `${name} docs` }, documents);
+  return file;
+}
+
+describe('writePackage and inspectPackageFile', () => {
+  it('writes a package whose metadata, counts and format version read back', async () => {
+    const file = path.join(dir, 'out.db');
+    const summary = await writePackage(file, { name: 'demo', version: '1.0.0', source: '/docs' }, docs);
+    expect(summary).toMatchObject({ documents: 2, chunks: 3, tokens: 24 });
+    expect(summary.bytes).toBeGreaterThan(0);
+    const info = await inspectPackageFile(file);
+    expect(info).toMatchObject({ name: 'demo', version: '1.0.0', source: '/docs', formatVersion: PACKAGE_FORMAT_VERSION });
+    expect(await readdir(dir)).toEqual(['out.db']);
+  });
+
+  it('leaves nothing behind when the document stream fails midway', async () => {
+    const file = path.join(dir, 'broken.db');
+    async function* failing() {
+      yield docs[0] as DocumentInput;
+      throw new Error('parser exploded');
+    }
+    await expect(writePackage(file, { name: 'demo', version: '1.0.0' }, failing())).rejects.toThrow(/parser exploded/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('rejects invalid names before writing anything', async () => {
+    await expect(writePackage(path.join(dir, 'x.db'), { name: '../evil', version: '1' }, [])).rejects.toThrow(StoreError);
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('refusing package files', () => {
+  it('refuses a file that is not SQLite', async () => {
+    const file = path.join(dir, 'junk.db');
+    await writeFile(file, 'this is not a database at all, just text');
+    await expect(inspectPackageFile(file)).rejects.toThrow(/not a SQLite file/);
+  });
+
+  it('refuses a package of another format version, saying so', async () => {
+    const file = await build('demo', '1.0.0');
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${PACKAGE_FORMAT_VERSION + 1}`);
+    raw.close();
+    await expect(inspectPackageFile(file)).rejects.toThrow(/format version 2.*newer docs/);
+  });
+
+  it('refuses a package with an extra trigger and leaves the store unchanged', async () => {
+    const file = await build('demo', '1.0.0');
+    const raw = new Database(file);
+    raw.exec('CREATE TRIGGER sneaky AFTER INSERT ON documents BEGIN DELETE FROM chunks; END');
+    raw.close();
+    const store = new PackageStore(path.join(dir, 'home'));
+    await expect(store.install(file)).rejects.toThrow(/unexpected trigger sneaky/);
+    expect(await store.list()).toEqual([]);
+  });
+});
+
+describe('PackageStore', () => {
+  it('installs, lists, resolves, searches and removes', async () => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    expect(await store.list()).toEqual([]);
+    await store.install(await build('vitest', '4.0.0'));
+    await store.install(await build('vitest', '5.0.0-rc.2'));
+    await store.install(await build('vitest', '5.0.0'));
+    await store.install(await build('@tanstack/query', '5.1.0'));
+    const listed = (await store.list()).map((p) => `${p.name}@${p.version}`);
+    expect(listed).toEqual(['@tanstack/query@5.1.0', 'vitest@5.0.0', 'vitest@5.0.0-rc.2', 'vitest@4.0.0']);
+
+    const latest = await store.resolve('VITEST');
+    expect(latest.ok && latest.value.version).toBe('5.0.0');
+    const pinned = await store.resolve('vitest@5.0.0-rc.2');
+    expect(pinned.ok && pinned.value.version).toBe('5.0.0-rc.2');
+    const ranged = await store.resolve('vitest@4');
+    expect(ranged.ok && ranged.value.version).toBe('4.0.0');
+    const scoped = await store.resolve('@tanstack/query');
+    expect(scoped.ok && scoped.value.version).toBe('5.1.0');
+
+    const missing = await store.resolve('vitset');
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) {
+      expect(missing.error.code).toBe('unknown-library');
+      expect(missing.error.suggestion).toBe('vitest');
+      expect(missing.error.message).toContain('vitest@5.0.0');
+    }
+    const badVersion = await store.resolve('vitest', '9.9.9');
+    expect(!badVersion.ok && badVersion.error.code).toBe('unknown-version');
+
+    const found = await store.resolve('vitest');
+    if (!found.ok) throw new Error('expected vitest');
+    const reader = store.reader(found.value);
+    expect(store.reader(found.value)).toBe(reader);
+    const hits = await reader.search({ terms: ['mock', 'timers'], mode: 'all' }, { limit: 10 });
+    expect(hits.map((h) => h.breadcrumb)).toEqual([['Timers']]);
+    expect(hits[0]?.score).toBeGreaterThan(0);
+
+    await expect(store.remove('vitest')).rejects.toMatchObject({ code: 'ambiguous' });
+    await expect(store.remove('nope')).rejects.toMatchObject({ code: 'not-installed' });
+    await store.remove('vitest@4.0.0');
+    await store.remove('@tanstack/query');
+    expect((await store.list()).map((p) => p.version)).toEqual(['5.0.0', '5.0.0-rc.2']);
+    await store.close();
+  });
+
+  it('reports an empty store as no-packages', async () => {
+    const store = new PackageStore(path.join(dir, 'never-created'));
+    const result = await store.resolve('anything');
+    expect(!result.ok && result.error.code).toBe('no-packages');
+  });
+
+  it('sees a package replaced under a cached reader', async () => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    await store.install(await build('lib', '1.0.0'));
+    const first = await store.resolve('lib');
+    if (!first.ok) throw new Error('expected lib');
+    expect(await store.reader(first.value).search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).toHaveLength(1);
+    const replacement: DocumentInput[] = [
+      { path: 'a.md', title: 'A', content: 'x', chunks: [{ breadcrumb: [], level: 0, content: 'nothing relevant', tokens: 2 }] },
+    ];
+    await store.install(await build('lib', '1.0.0', replacement));
+    const second = await store.resolve('lib');
+    if (!second.ok) throw new Error('expected lib');
+    expect(await store.reader(second.value).search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).toHaveLength(0);
+    await store.close();
+  });
+});
+
+describe('queries are never FTS5 syntax', () => {
+  test.each([
+    ['"unbalanced'],
+    ['AND'],
+    ['NOT'],
+    ['NEAR(a b)'],
+    ['-x:*'],
+    ['^start'],
+    ['(paren'],
+    ['title:cors'],
+    ['*'],
+    ['""'],
+    ['日本語'],
+    ['emoji 🚀'],
+    ['a"b'],
+  ])('term %j is searched as words without error', async (term) => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    await store.install(await build('lib', '1.0.0'));
+    const found = await store.resolve('lib');
+    if (!found.ok) throw new Error('expected lib');
+    const reader = store.reader(found.value);
+    await expect(reader.search({ terms: [term, 'cors'], mode: 'any' }, { limit: 5 })).resolves.toBeInstanceOf(Array);
+    await expect(reader.search({ terms: [term], mode: 'all' }, { limit: 5 })).resolves.toBeInstanceOf(Array);
+    await expect(reader.termCoverage([term], [1, 2, 3])).resolves.toBeInstanceOf(Map);
+    await store.close();
+  });
+});
+
+describe('names and versions', () => {
+  test.each([
+    ['1.0.0', '2.0.0', -1],
+    ['5.0.0-rc.2', '5.0.0', -1],
+    ['5.0.0-rc.2', '4.9.9', 1],
+    ['11.x', '11.0.0', -1],
+    ['11.x', '10.5.0', 1],
+    ['2026-07-15', '2026-08-08', -1],
+    ['latest', '0.0.1', -1],
+    ['main', '2026-07-15', -1],
+    ['alpha', 'beta', -1],
+    ['1.2.3', '1.2.3', 0],
+  ])('compareVersions(%s, %s) = %i', (a, b, expected) => {
+    expect(Math.sign(compareVersions(a, b))).toBe(expected);
+    expect(Math.sign(compareVersions(b, a))).toBe(-expected || 0);
+  });
+
+  test.each([
+    [{ name: 'vitest', version: '5.0.0-rc.2' }, 'vitest@5.0.0-rc.2.db'],
+    [{ name: '@tanstack/query', version: '5.1.0' }, '@tanstack+query@5.1.0.db'],
+    [{ name: 'pnpm', version: '11.x' }, 'pnpm@11.x.db'],
+  ])('package file name of %j is %s and parses back', (id, file) => {
+    expect(packageFileName(id)).toBe(file);
+    expect(parsePackageFileName(file)).toEqual(id);
+  });
+
+  test.each([['.hidden@1.db'], ['noversion.db'], ['x@1.db.partial'], ['readme.txt']])('%s is not a package file', (file) => {
+    expect(parsePackageFileName(file)).toBeUndefined();
+  });
+});

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import semver from 'semver';
+import { closestName } from './closest.js';
+import { StoreError } from './errors.js';
+import { compareVersions, formatPackageId, type PackageId, packageFileName, parsePackageFileName, parsePackageSpec } from './names.js';
+import { inspectPackageFile, type PackageInfo } from './package-file.js';
+import { PackageReader } from './package-reader.js';
+import { openPackageDatabase } from './sqlite.js';
+
+/** A package file in the store. */
+export interface InstalledPackage extends PackageId {
+  readonly file: string;
+  readonly bytes: number;
+  /** Modification time, so a file replaced under a running process is noticed. */
+  readonly mtimeMs: number;
+}
+
+/** Why a library could not be resolved, with what would help the caller retry. */
+export interface ResolveError {
+  readonly code: 'no-packages' | 'unknown-library' | 'unknown-version';
+  readonly message: string;
+  /** Everything installed, name ascending, highest version first. */
+  readonly installed: readonly InstalledPackage[];
+  /** The closest installed name, when one is close. */
+  readonly suggestion?: string;
+}
+
+export type ResolveResult = { readonly ok: true; readonly value: InstalledPackage } | { readonly ok: false; readonly error: ResolveError };
+
+/** Partial files older than this are left over from a crash and may be removed. */
+const STALE_PARTIAL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The directory of installed documentation packages, one `<name>@<version>.db`
+ * file each. Every call reads the directory afresh, so packages added or
+ * removed by another process are seen; open connections are cached and
+ * reopened when their file is replaced.
+ *
+ * @example
+ * const store = new PackageStore(resolveHome());
+ * const found = await store.resolve('vitest');
+ * if (found.ok) console.log((await store.reader(found.value).info()).description);
+ */
+export class PackageStore {
+  readonly dir: string;
+  readonly #readers = new Map<string, { reader: PackageReader; mtimeMs: number; bytes: number }>();
+
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+  }
+
+  /** Installed packages, by name ascending, highest version first. A missing directory is an empty store. */
+  async list(): Promise<InstalledPackage[]> {
+    let entries: string[];
+    try {
+      entries = await readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new StoreError('io', `cannot read the store at ${this.dir}: ${(error as Error).message}`, { cause: error });
+    }
+    const packages: InstalledPackage[] = [];
+    for (const entry of entries) {
+      const id = parsePackageFileName(entry);
+      if (!id) continue;
+      const file = path.join(this.dir, entry);
+      const info = await stat(file).catch(() => undefined);
+      if (info?.isFile()) packages.push({ ...id, file, bytes: info.size, mtimeMs: info.mtimeMs });
+    }
+    return packages.sort((a, b) => a.name.localeCompare(b.name) || compareVersions(b.version, a.version));
+  }
+
+  /**
+   * Finds an installed package by `name` or `name@version` (case-insensitive).
+   * A bare name gives the highest version; a version that is not installed
+   * exactly but is a semver range ("5", "^5.0.0") gives the highest match.
+   */
+  async resolve(spec: string, version?: string): Promise<ResolveResult> {
+    const installed = await this.list();
+    const parsed = parsePackageSpec(spec.trim());
+    const wantedVersion = version ?? parsed.version;
+    const name = parsed.name.toLowerCase();
+    if (installed.length === 0) {
+      return { ok: false, error: { code: 'no-packages', message: 'no documentation packages are installed', installed } };
+    }
+    const versions = installed.filter((p) => p.name.toLowerCase() === name);
+    if (versions.length === 0) {
+      const suggestion = closestName(parsed.name, [...new Set(installed.map((p) => p.name))]);
+      const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
+      return {
+        ok: false,
+        error: {
+          code: 'unknown-library',
+          message: `library "${parsed.name}" is not installed.${hint} Installed: ${describeInstalled(installed)}`,
+          installed,
+          ...(suggestion ? { suggestion } : {}),
+        },
+      };
+    }
+    if (wantedVersion === undefined || wantedVersion === '' || wantedVersion === 'latest') {
+      return { ok: true, value: versions[0] as InstalledPackage };
+    }
+    const exact = versions.find((p) => p.version.toLowerCase() === wantedVersion.toLowerCase());
+    if (exact) return { ok: true, value: exact };
+    const range = semver.validRange(wantedVersion, { loose: true });
+    const inRange = range ? versions.find((p) => semver.satisfies(p.version, range, { includePrerelease: true, loose: true })) : undefined;
+    if (inRange) return { ok: true, value: inRange };
+    return {
+      ok: false,
+      error: {
+        code: 'unknown-version',
+        message: `${versions[0]?.name} has no version "${wantedVersion}". Installed versions: ${versions.map((p) => p.version).join(', ')}`,
+        installed,
+        suggestion: formatPackageId(versions[0] as InstalledPackage),
+      },
+    };
+  }
+
+  /**
+   * Validates a package file and moves it into the store atomically (copied
+   * to a temporary name inside the store, then renamed), replacing the same
+   * name@version if present. An invalid file leaves the store unchanged.
+   */
+  async install(file: string, options: { move?: boolean } = {}): Promise<{ installed: InstalledPackage; info: PackageInfo; replaced: boolean }> {
+    const info = await inspectPackageFile(file);
+    await mkdir(this.dir, { recursive: true });
+    await this.#removeStalePartials();
+    const target = path.join(this.dir, packageFileName(info));
+    const replaced = await stat(target).then(
+      () => true,
+      () => false,
+    );
+    let staged = file;
+    if (!options.move || path.dirname(path.resolve(file)) !== this.dir) {
+      staged = this.partialPath(info);
+      await copyFile(file, staged);
+    }
+    try {
+      await this.#closeReader(target);
+      await rename(staged, target);
+    } catch (error) {
+      if (staged !== file) await rm(staged, { force: true });
+      throw new StoreError('io', `could not install ${formatPackageId(info)}: ${(error as Error).message}`, { cause: error });
+    }
+    if (options.move && staged !== file) await rm(file, { force: true });
+    const { size, mtimeMs } = await stat(target);
+    return { installed: { name: info.name, version: info.version, file: target, bytes: size, mtimeMs }, info, replaced };
+  }
+
+  /**
+   * Removes `name@version`, or `name` when exactly one version is installed.
+   * Throws StoreError('not-installed') or ('ambiguous', listing the versions).
+   */
+  async remove(spec: string): Promise<InstalledPackage> {
+    const { name, version } = parsePackageSpec(spec.trim());
+    const installed = await this.list();
+    const versions = installed.filter((p) => p.name.toLowerCase() === name.toLowerCase());
+    const matches = version === undefined ? versions : versions.filter((p) => p.version.toLowerCase() === version.toLowerCase());
+    if (matches.length === 0) {
+      const known = versions.length > 0 ? versions.map(formatPackageId).join(', ') : describeInstalled(installed);
+      throw new StoreError('not-installed', `${spec} is not installed. Installed: ${known}`);
+    }
+    if (matches.length > 1) {
+      throw new StoreError(
+        'ambiguous',
+        `${name} has ${matches.length} versions installed; say which to remove: ${matches.map(formatPackageId).join(', ')}`,
+      );
+    }
+    const target = matches[0] as InstalledPackage;
+    await this.#closeReader(target.file);
+    await rm(target.file);
+    return target;
+  }
+
+  /** A read-only reader for an installed package; connections are cached and reused. */
+  reader(pkg: InstalledPackage): PackageReader {
+    const cached = this.#readers.get(pkg.file);
+    if (cached && cached.mtimeMs === pkg.mtimeMs && cached.bytes === pkg.bytes) return cached.reader;
+    if (cached) void cached.reader.close();
+    const reader = new PackageReader(openPackageDatabase(pkg.file, { readonly: true }), pkg.file);
+    this.#readers.set(pkg.file, { reader, mtimeMs: pkg.mtimeMs, bytes: pkg.bytes });
+    return reader;
+  }
+
+  /**
+   * A fresh path inside the store for a package being built: on the same file
+   * system as the packages, so installing it is a rename.
+   */
+  partialPath(id: PackageId): string {
+    return path.join(this.dir, `.${packageFileName(id)}.${randomBytes(6).toString('hex')}.partial`);
+  }
+
+  /** Closes every cached connection. */
+  async close(): Promise<void> {
+    const readers = [...this.#readers.values()];
+    this.#readers.clear();
+    await Promise.all(readers.map((r) => r.reader.close()));
+  }
+
+  async #closeReader(file: string): Promise<void> {
+    const cached = this.#readers.get(file);
+    this.#readers.delete(file);
+    await cached?.reader.close();
+  }
+
+  async #removeStalePartials(): Promise<void> {
+    const entries = await readdir(this.dir).catch(() => [] as string[]);
+    const now = Date.now();
+    for (const entry of entries) {
+      if (!entry.startsWith('.') || !entry.endsWith('.partial')) continue;
+      const file = path.join(this.dir, entry);
+      const info = await stat(file).catch(() => undefined);
+      if (info && now - info.mtimeMs > STALE_PARTIAL_MS) await rm(file, { force: true });
+    }
+  }
+}
+
+function describeInstalled(installed: readonly InstalledPackage[]): string {
+  return installed.length === 0 ? '(none)' : installed.map(formatPackageId).join(', ');
+}
