@@ -25,9 +25,7 @@ export function minMaxNormalize(scores: readonly number[]): number[] {
   for (let i = 0; i < scores.length; i++) {
     const score = scores[i] as number;
     if (!Number.isFinite(score)) {
-      throw new RangeError(
-        `minMaxNormalize: scores[${i}] is ${String(score)}; every score must be a finite number`,
-      );
+      throw new RangeError(`minMaxNormalize: scores[${i}] is ${String(score)}; every score must be a finite number`);
     }
     if (score < min) min = score;
     if (score > max) max = score;

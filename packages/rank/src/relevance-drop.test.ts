@@ -9,7 +9,12 @@ describe('relevanceDrop', () => {
   test.each([
     { name: 'empty', scores: [], drop: undefined, expected: [] },
     { name: 'one item', scores: [0.1], drop: undefined, expected: ['d0'] },
-    { name: 'default drop 0.5 keeps ≥ half the top', scores: [1, 0.5, 0.49, 0.1], drop: undefined, expected: ['d0', 'd1'] },
+    {
+      name: 'default drop 0.5 keeps ≥ half the top',
+      scores: [1, 0.5, 0.49, 0.1],
+      drop: undefined,
+      expected: ['d0', 'd1'],
+    },
     { name: 'all scores equal', scores: [3, 3, 3], drop: undefined, expected: ['d0', 'd1', 'd2'] },
     { name: 'drop 0 keeps every non-negative score', scores: [5, 1, 0], drop: 0, expected: ['d0', 'd1', 'd2'] },
     { name: 'drop 0 drops negative scores', scores: [5, 0, -1], drop: 0, expected: ['d0', 'd1'] },

@@ -50,9 +50,7 @@ export function relevanceDrop<T extends { readonly score: number }>(
   for (let i = 0; i < items.length; i++) {
     const score = (items[i] as T).score;
     if (!Number.isFinite(score)) {
-      throw new RangeError(
-        `relevanceDrop: items[${i}].score is ${String(score)}; every score must be a finite number`,
-      );
+      throw new RangeError(`relevanceDrop: items[${i}].score is ${String(score)}; every score must be a finite number`);
     }
     if (score > top) top = score;
   }

@@ -90,9 +90,7 @@ export function tokenBudget<T extends BudgetItem>(
   for (let i = 0; i < items.length; i++) {
     const tokens = (items[i] as T).tokens;
     if (!(Number.isFinite(tokens) && tokens >= 0)) {
-      throw new RangeError(
-        `tokenBudget: items[${i}].tokens is ${String(tokens)}; tokens must be a finite number >= 0`,
-      );
+      throw new RangeError(`tokenBudget: items[${i}].tokens is ${String(tokens)}; tokens must be a finite number >= 0`);
     }
   }
   if (budget === 0) return { items: [], totalTokens: 0, skipped: items.length };

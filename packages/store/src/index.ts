@@ -22,3 +22,5 @@ export { writePackage } from './package-writer.js';
 export type { ChunkInput, DocumentInput, PackageMeta, WritePackageOptions, WriteSummary } from './package-writer.js';
 export { PACKAGE_FORMAT_VERSION } from './schema.js';
 export type { PackageDatabase } from './schema.js';
+export { loadTokenCounter } from './tokens.js';
+export type { TokenCounter } from './tokens.js';

@@ -1,0 +1,43 @@
+import { formatPackageId } from '@docs/store';
+import { openStore, printJson } from '../context.js';
+import type { GlobalOptions } from '../main.js';
+
+/** `docs list`: installed libraries with version, description, sections and size. */
+export async function list(globals: GlobalOptions): Promise<void> {
+  const store = openStore(globals);
+  try {
+    const rows = [];
+    for (const pkg of await store.list()) {
+      const reader = store.reader(pkg);
+      const [info, stats] = [await reader.info(), await reader.stats()];
+      rows.push({
+        library: formatPackageId(pkg),
+        name: pkg.name,
+        version: pkg.version,
+        description: info.description,
+        source: info.source,
+        builtAt: info.builtAt,
+        documents: stats.documents,
+        sections: stats.chunks,
+        tokens: stats.tokens,
+        bytes: pkg.bytes,
+      });
+    }
+    if (globals.json) {
+      printJson({ home: store.dir, libraries: rows });
+      return;
+    }
+    if (rows.length === 0) {
+      process.stdout.write(`No libraries installed in ${store.dir}. Add one with: docs add <folder> --name <name> --version <version>\n`);
+      return;
+    }
+    const width = Math.max(...rows.map((r) => r.library.length));
+    for (const r of rows) {
+      const size = `${(r.bytes / 1e6).toFixed(1)} MB`;
+      const about = r.description ? `  ${r.description}` : '';
+      process.stdout.write(`${r.library.padEnd(width)}  ${String(r.sections).padStart(6)} sections  ${size.padStart(8)}${about}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from './errors.js';
+
+/** Options every command shares, as parsed by commander. */
+export interface GlobalOptions {
+  readonly home?: string;
+  readonly json?: boolean;
+}
+
+/** Options of the commands that search. */
+export interface QueryOptions {
+  readonly tokens: number;
+  readonly limit: number;
+  readonly offset: number;
+  readonly format: 'full' | 'index';
+}
+
+function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return n;
+}
+
+function withQueryOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--tokens <n>', 'token budget over all results (0 = no budget)').argParser(wholeNumber).default(2000))
+    .addOption(new Option('--limit <n>', 'results per page').argParser(wholeNumber).default(10))
+    .addOption(new Option('--offset <n>', 'results to skip').argParser(wholeNumber).default(0))
+    .addOption(new Option('--format <format>', 'full: with content; index: without').choices(['full', 'index']).default('full'));
+}
+
+function withCommonOptions(command: Command): Command {
+  return command
+    .option('--home <dir>', 'store directory (default: $DOCS_HOME, else the user data directory)')
+    .option('--json', 'print one JSON object instead of text');
+}
+
+function program(): Command {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  // Positional options: `add --version 1.2` is the library's version, `docs --version` the CLI's.
+  const cli = withCommonOptions(new Command('docs'))
+    .description('Local documentation search for AI agents: build, install and search documentation packages.')
+    .version(manifest.version, '-V, --version')
+    .enablePositionalOptions()
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`docs: ${text.replace(/^error: /, '').trim()}\n`) });
+  const command = (name: string) => withCommonOptions(cli.command(name)).exitOverride();
+
+  const globals = (command: Command) => command.optsWithGlobals() as GlobalOptions;
+
+  command('add')
+    .description('build a documentation package from a folder of .md/.mdx/.markdown files and install it')
+    .argument('<folder>', 'folder holding the documentation')
+    .option('--name <name>', 'library name (default: from package.json or a "name@version" folder name)')
+    .option('--version <version>', 'library version (default: from package.json or a "name@version" folder name)')
+    .option('--description <text>', 'one line about the library')
+    .action(async (folder: string, options: { name?: string; version?: string; description?: string }, command: Command) => {
+      const { add } = await import('./commands/add.js');
+      await add(folder, options, globals(command));
+    });
+
+  command('list')
+    .description('list installed libraries and versions')
+    .action(async (_options: unknown, command: Command) => {
+      const { list } = await import('./commands/list.js');
+      await list(globals(command));
+    });
+
+  command('remove')
+    .description('remove an installed library (name@version, or name when only one version is installed)')
+    .argument('<library>', 'name or name@version')
+    .action(async (library: string, _options: unknown, command: Command) => {
+      const { remove } = await import('./commands/remove.js');
+      await remove(library, globals(command));
+    });
+
+  withQueryOptions(
+    command('get')
+      .description("search one library's documentation")
+      .argument('<library>', 'name or name@version (a bare name uses the highest version)')
+      .argument('<topic...>', 'what to look for'),
+  ).action(async (library: string, topic: string[], options: QueryOptions, command: Command) => {
+    const { get } = await import('./commands/search.js');
+    await get(library, topic.join(' '), options, globals(command));
+  });
+
+  withQueryOptions(
+    command('search')
+      .description('search every installed library at once')
+      .argument('<topic...>', 'what to look for')
+      .option('--library <name...>', 'only these libraries (name or name@version)'),
+  ).action(async (topic: string[], options: QueryOptions & { library?: string[] }, command: Command) => {
+    const { search } = await import('./commands/search.js');
+    await search(topic.join(' '), options, globals(command));
+  });
+
+  command('read')
+    .description('print a whole document of a library')
+    .argument('<library>', 'name or name@version')
+    .argument('<path>', 'document path inside the package, as search results show it')
+    .addOption(new Option('--tokens <n>', 'at most this many tokens (0 = the whole page)').argParser(wholeNumber).default(0))
+    .addOption(new Option('--offset <n>', 'character offset to start at (from a previous part)').argParser(wholeNumber).default(0))
+    .action(async (library: string, path: string, options: { tokens: number; offset: number }, command: Command) => {
+      const { read } = await import('./commands/read.js');
+      await read(library, path, options, globals(command));
+    });
+
+  return cli;
+}
+
+/**
+ * Runs the docs command and returns its exit code: 0 done, 2 bad input
+ * (one line on stderr), 1 an unexpected failure, which is a bug.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    await program().parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successful exits; commander already printed parse errors.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof UsageError || isExpected(error)) {
+      process.stderr.write(`docs: ${(error as Error).message}\n`);
+      return 2;
+    }
+    process.stderr.write(`docs: unexpected error (this is a bug, please report it): ${(error as Error)?.stack ?? String(error)}\n`);
+    return 1;
+  }
+}
+
+/** Errors that describe bad input or a refused file, not a bug. */
+function isExpected(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'StoreError' && (error as { code?: string }).code !== 'io') return true;
+  if (error.name === 'IngestError') return true;
+  return error instanceof RangeError;
+}

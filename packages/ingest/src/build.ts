@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { type DocumentInput, type PackageMeta, type WriteSummary, writePackage } from '@docs/store';
+import { IngestError } from './errors.js';
+import { splitFrontMatter } from './front-matter.js';
+import { parseMarkdown } from './markdown.js';
+import { stripMdx } from './mdx.js';
+import { findDocFiles } from './walk.js';
+
+/** How far a build has got; reported after each file. */
+export interface BuildProgress {
+  readonly files: number;
+  readonly totalFiles: number;
+  readonly sections: number;
+  /** Source bytes read so far. */
+  readonly bytes: number;
+  readonly elapsedMs: number;
+}
+
+/** A file that was found but not indexed, and why. */
+export interface SkippedFile {
+  readonly path: string;
+  readonly reason: string;
+}
+
+export interface BuildOptions extends PackageMeta {
+  /** The documentation folder. */
+  readonly root: string;
+  /** Where to write the package file (written atomically). */
+  readonly output: string;
+  /** Sections longer than this are split at paragraph boundaries. @default 800 */
+  readonly maxSectionTokens?: number;
+  /** Files larger than this are skipped and reported. @default 20 MiB */
+  readonly maxFileBytes?: number;
+  readonly onProgress?: (progress: BuildProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** What a build produced. */
+export interface BuildSummary extends WriteSummary {
+  readonly name: string;
+  readonly version: string;
+  readonly output: string;
+  /** Bytes of documentation read. */
+  readonly sourceBytes: number;
+  readonly skipped: readonly SkippedFile[];
+  /** Sections dropped because an identical one was already indexed. */
+  readonly duplicates: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * Builds a documentation package from a folder of .md, .mdx and .markdown
+ * files: each file is parsed into sections (h1–h3, with breadcrumbs), token
+ * counts are computed, and the package file is written in one streaming pass,
+ * so memory holds one document at a time.
+ *
+ * @example
+ * const summary = await buildPackage({ root: './docs', name: 'mylib', version: '1.2.0', output: './mylib@1.2.0.db' });
+ */
+export async function buildPackage(options: BuildOptions): Promise<BuildSummary> {
+  const started = performance.now();
+  const rootInfo = await stat(options.root).catch(() => undefined);
+  if (!rootInfo) throw new IngestError('not-found', `folder not found: ${options.root}`);
+  if (!rootInfo.isDirectory()) throw new IngestError('not-a-directory', `not a folder: ${options.root}`);
+  const files = await findDocFiles(options.root);
+  if (files.length === 0) {
+    throw new IngestError('no-documents', `no .md, .mdx or .markdown files under ${options.root}`);
+  }
+  const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
+  const skipped: SkippedFile[] = [];
+  const seenSections = new Set<string>();
+  let duplicates = 0;
+  let sections = 0;
+  let bytes = 0;
+  let done = 0;
+
+  async function* documents(): AsyncGenerator<DocumentInput> {
+    for (const file of files) {
+      options.signal?.throwIfAborted();
+      done += 1;
+      const size = (await stat(file.absolutePath)).size;
+      if (size > maxFileBytes) {
+        skipped.push({ path: file.relativePath, reason: `larger than ${maxFileBytes} bytes (${size})` });
+        continue;
+      }
+      const source = await readFile(file.absolutePath, 'utf8');
+      bytes += size;
+      const parsed = parseMarkdown(source, {
+        path: file.relativePath,
+        ...(options.maxSectionTokens === undefined ? {} : { maxSectionTokens: options.maxSectionTokens }),
+      });
+      const chunks = parsed.sections.filter((section) => {
+        const key = createHash('sha1').update(section.content).digest('base64');
+        if (seenSections.has(key)) {
+          duplicates += 1;
+          return false;
+        }
+        seenSections.add(key);
+        return true;
+      });
+      if (chunks.length === 0) {
+        skipped.push({ path: file.relativePath, reason: 'no text to index' });
+      } else {
+        sections += chunks.length;
+        yield {
+          path: file.relativePath,
+          title: parsed.title,
+          content: pageText(source),
+          chunks: chunks.map((s) => ({ breadcrumb: s.breadcrumb, level: s.level, content: s.content, tokens: s.tokens, indexText: s.text })),
+        };
+      }
+      options.onProgress?.({ files: done, totalFiles: files.length, sections, bytes, elapsedMs: performance.now() - started });
+    }
+  }
+
+  const meta: PackageMeta = {
+    name: options.name,
+    version: options.version,
+    ...(options.description === undefined ? {} : { description: options.description }),
+    ...(options.source === undefined ? {} : { source: options.source }),
+  };
+  const written = await writePackage(options.output, meta, documents(), options.signal ? { signal: options.signal } : {});
+  if (written.chunks === 0) {
+    throw new IngestError('no-documents', `no text to index in the ${files.length} files under ${options.root}`);
+  }
+  return {
+    ...written,
+    name: options.name,
+    version: options.version,
+    output: options.output,
+    sourceBytes: bytes,
+    skipped,
+    duplicates,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** The page as a reader sees it: no front matter, no MDX imports or component tags, no runs of blank lines. */
+function pageText(source: string): string {
+  return stripMdx(splitFrontMatter(source).body)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

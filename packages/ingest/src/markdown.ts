@@ -1,0 +1,403 @@
+import path from 'node:path';
+import MarkdownIt, { type Token } from 'markdown-it';
+import { splitFrontMatter } from './front-matter.js';
+import { type CodeFence, isFenceClose, matchFenceOpen, stripMdx } from './mdx.js';
+import { countTokens as countO200kTokens } from './tokens.js';
+
+/** One retrievable unit of a document: the text under an h1–h3 heading (or the preamble before the first). */
+export interface Section {
+  /**
+   * Heading texts from the top-level heading down to this section's own
+   * heading (h1–h3 only), as plain text: inline markdown removed, `{#anchor}`
+   * suffixes and closing `#`s dropped. `[]` for the preamble before the first heading.
+   */
+  readonly breadcrumb: readonly string[];
+  /** 0 for the preamble, else the heading level 1–3. */
+  readonly level: number;
+  /**
+   * The section's markdown source without its own heading line, MDX stripped,
+   * surrounding blank lines removed. h4–h6 sub-headings and code fences stay
+   * inside. This is what an agent reads.
+   */
+  readonly content: string;
+  /**
+   * Plain text to index: `content` without markdown syntax (link and image
+   * URLs and HTML tags dropped; link text, image alt text, code spans and
+   * fenced code kept), whitespace collapsed to single spaces.
+   */
+  readonly text: string;
+  /** Token count of `content` (the configured counter, o200k_base by default). */
+  readonly tokens: number;
+}
+
+/** A parsed markdown / MDX document. */
+export interface ParsedDocument {
+  readonly title: string;
+  readonly sections: readonly Section[];
+}
+
+/** Options for {@link parseMarkdown}. */
+export interface ParseOptions {
+  /** The document's path (relative or absolute); used for the fallback title, e.g. "getting-started". */
+  readonly path: string;
+  /**
+   * Sections longer than this are split at top-level block boundaries
+   * (paragraph, list item, table, fenced code, blockquote). A fenced code
+   * block, a table and a list item are never split; a single block larger than
+   * the limit stays whole. Each piece keeps the section's breadcrumb and level.
+   * @default 800
+   */
+  readonly maxSectionTokens?: number;
+  /**
+   * Sources longer than this many characters are cut, before parsing, at a
+   * heading line (failing that a blank line) outside code fences, and the
+   * pieces parsed in turn with the heading stack carried over, so memory stays
+   * bounded on huge files.
+   * @default 1_000_000
+   */
+  readonly maxPieceChars?: number;
+  /** Token counter used for `Section.tokens` and splitting. @default countTokens from tokens.ts (o200k_base) */
+  readonly countTokens?: (text: string) => number;
+}
+
+// One shared instance: construction compiles rule chains and is far costlier
+// than a parse. `html: true` so leftover HTML becomes html_block/html_inline
+// tokens that the text extraction can drop, instead of literal `<div>` text.
+// The default preset keeps GFM tables and strikethrough; linkify and
+// typographer stay off since they only change rendering, not structure.
+const markdown = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+
+const DEFAULT_MAX_SECTION_TOKENS = 800;
+const DEFAULT_MAX_PIECE_CHARS = 1_000_000;
+const HEADING_ANCHOR = /\s*\{#[^}]*\}\s*$/;
+const HTML_TAG = /<[^>]*>/g;
+const WHITESPACE = /\s+/g;
+const ATX_HEADING_LINE = /^#{1,6}(?:[ \t]|$)/;
+
+/** A top-level block: a line range in the MDX-stripped body and its plain text. */
+interface Block {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  /** For lists: the items, so an oversized list can be split between items. */
+  readonly items?: readonly Block[];
+}
+
+interface SectionDraft {
+  readonly breadcrumb: readonly string[];
+  readonly level: number;
+  readonly blocks: Block[];
+}
+
+/** A run of blocks that may go into one output section, with its estimated token count. */
+interface Unit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  readonly tokens: number;
+}
+
+/**
+ * Parses a markdown or MDX document into a title and sections.
+ *
+ * - Title: front-matter `title` (a non-empty string) if present, else the
+ *   first h1's text, else a title from the file name.
+ * - Sections start at h1, h2 and h3 headings (ATX or setext) at the top level
+ *   of the document; h4–h6 stay in their parent's content. Text before the
+ *   first heading is the preamble (level 0, breadcrumb `[]`).
+ * - MDX syntax is stripped first (see {@link stripMdx}); headings inside fenced
+ *   code are never headings.
+ * - Sections with no content or no indexable text are dropped, as are exact
+ *   duplicates (same breadcrumb and content) within the document.
+ * - Sections over `maxSectionTokens` are split at block boundaries.
+ */
+export function parseMarkdown(source: string, options: ParseOptions): ParsedDocument {
+  const maxTokens = options.maxSectionTokens ?? DEFAULT_MAX_SECTION_TOKENS;
+  const maxPieceChars = options.maxPieceChars ?? DEFAULT_MAX_PIECE_CHARS;
+  const count = options.countTokens ?? countO200kTokens;
+
+  const { data, body } = splitFrontMatter(source);
+  const stripped = stripMdx(body);
+  const lines = stripped.split('\n');
+
+  let current: SectionDraft = { breadcrumb: [], level: 0, blocks: [] };
+  const drafts: SectionDraft[] = [current];
+  const headings: { level: number; text: string }[] = [];
+  let firstH1: string | undefined;
+  // Shared across pieces so reference-style link definitions from earlier
+  // pieces still resolve in later ones.
+  const env = {};
+
+  for (const [from, to] of pieceRanges(lines, stripped.length, maxPieceChars)) {
+    const pieceSource = from === 0 && to === lines.length ? stripped : lines.slice(from, to).join('\n');
+    const tokens = markdown.parse(pieceSource, env);
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i] as Token;
+      const close = token.nesting === 1 ? findClose(tokens, i) : i;
+      const map = token.map;
+      if (map === null) {
+        i = close;
+        continue;
+      }
+      const level = token.type === 'heading_open' ? headingLevel(token.tag) : 0;
+      if (level >= 1 && level <= 3) {
+        const text = headingText(tokens[i + 1]);
+        if (level === 1 && firstH1 === undefined && text !== '') firstH1 = text;
+        while (headings.length > 0 && (headings[headings.length - 1] as { level: number }).level >= level) {
+          headings.pop();
+        }
+        headings.push({ level, text });
+        current = { breadcrumb: headings.map((heading) => heading.text), level, blocks: [] };
+        drafts.push(current);
+      } else {
+        current.blocks.push(toBlock(tokens, i, close, from));
+      }
+      i = close;
+    }
+  }
+
+  const sections: Section[] = [];
+  const seen = new Set<string>();
+  const emit = (draft: SectionDraft, content: string, text: string, tokens: number): void => {
+    const key = `${draft.breadcrumb.join('\u0000')}\u0001${content}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    sections.push({ breadcrumb: draft.breadcrumb, level: draft.level, content, text, tokens });
+  };
+
+  for (const draft of drafts) {
+    const first = draft.blocks[0];
+    const last = draft.blocks[draft.blocks.length - 1];
+    if (first === undefined || last === undefined) continue;
+    const text = joinTexts(draft.blocks);
+    const content = sliceContent(lines, first.start, last.end);
+    // A section of only a rule, an empty fence or an image without alt text
+    // has nothing to find or read.
+    if (content === '' || text === '') continue;
+    const tokens = count(content);
+    if (tokens <= maxTokens) {
+      emit(draft, content, text, tokens);
+      continue;
+    }
+    for (const piece of splitSection(lines, draft.blocks, maxTokens, count)) {
+      if (piece.text !== '') emit(draft, piece.content, piece.text, piece.tokens);
+    }
+  }
+
+  const frontMatterTitle = typeof data.title === 'string' ? data.title.trim() : '';
+  const title = frontMatterTitle !== '' ? frontMatterTitle : (firstH1 ?? titleFromPath(options.path));
+  return { title, sections };
+}
+
+function headingLevel(tag: string): number {
+  return tag.length === 2 && tag[0] === 'h' ? Number(tag[1]) : 0;
+}
+
+/** Index of the token closing the block opened at `open` (same level, nesting -1). */
+function findClose(tokens: readonly Token[], open: number): number {
+  const level = (tokens[open] as Token).level;
+  for (let i = open + 1; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    if (token.level === level && token.nesting === -1) return i;
+  }
+  return tokens.length - 1;
+}
+
+function toBlock(tokens: readonly Token[], open: number, close: number, lineOffset: number): Block {
+  const openToken = tokens[open] as Token;
+  const [start, end] = openToken.map as [number, number];
+  if (openToken.type === 'bullet_list_open' || openToken.type === 'ordered_list_open') {
+    const items: Block[] = [];
+    for (let i = open + 1; i < close; i++) {
+      const token = tokens[i] as Token;
+      if (token.type === 'list_item_open' && token.map !== null) {
+        const itemClose = findClose(tokens, i);
+        items.push({
+          start: token.map[0] + lineOffset,
+          end: token.map[1] + lineOffset,
+          text: plainText(tokens, i + 1, itemClose),
+        });
+        i = itemClose;
+      }
+    }
+    return { start: start + lineOffset, end: end + lineOffset, text: joinTexts(items), items };
+  }
+  return { start: start + lineOffset, end: end + lineOffset, text: plainText(tokens, open, close + 1) };
+}
+
+/** Plain text of tokens[from, to): inline text, code and code-fence content; HTML tags and URLs dropped. */
+function plainText(tokens: readonly Token[], from: number, to: number): string {
+  let text = '';
+  for (let i = from; i < to; i++) {
+    const token = tokens[i] as Token;
+    let part = '';
+    if (token.type === 'inline') part = inlineText(token.children);
+    else if (token.type === 'fence' || token.type === 'code_block') part = token.content;
+    else if (token.type === 'html_block') part = token.content.replace(HTML_TAG, ' ');
+    if (part !== '') text = text === '' ? part : `${text} ${part}`;
+  }
+  return text.replace(WHITESPACE, ' ').trim();
+}
+
+function inlineText(children: readonly Token[] | null): string {
+  if (children === null) return '';
+  let text = '';
+  for (const child of children) {
+    switch (child.type) {
+      case 'text':
+      case 'text_special':
+      case 'code_inline':
+        text += child.content;
+        break;
+      case 'softbreak':
+      case 'hardbreak':
+        text += ' ';
+        break;
+      case 'image':
+        // The alt text is what the image says in words; the URL is noise.
+        text += inlineText(child.children);
+        break;
+      default:
+        // link_open/close, emphasis marks, html_inline: markup only.
+        break;
+    }
+  }
+  return text;
+}
+
+function headingText(inline: Token | undefined): string {
+  if (inline === undefined || inline.type !== 'inline') return '';
+  return inlineText(inline.children).replace(HEADING_ANCHOR, '').replace(WHITESPACE, ' ').trim();
+}
+
+function joinTexts(blocks: readonly { readonly text: string }[]): string {
+  let text = '';
+  for (const block of blocks) {
+    if (block.text !== '') text = text === '' ? block.text : `${text} ${block.text}`;
+  }
+  return text;
+}
+
+/**
+ * Source lines [start, end) without surrounding blank lines and trailing
+ * whitespace. Leading indentation is kept only when it is meaningful
+ * (4+ columns: an indented code block).
+ */
+function sliceContent(lines: readonly string[], start: number, end: number): string {
+  let from = start;
+  let to = end;
+  while (from < to && (lines[from] as string).trim() === '') from++;
+  while (to > from && (lines[to - 1] as string).trim() === '') to--;
+  if (from === to) return '';
+  const content = lines.slice(from, to).join('\n').trimEnd();
+  return /^(?: {4}|\t)/.test(content) ? content : content.trimStart();
+}
+
+/**
+ * Splits an oversized section's blocks into pieces of at most `maxTokens`.
+ * Each block (or list item, for lists too large to keep whole) is counted
+ * once; a piece is packed greedily on the sum of its blocks, then counted
+ * exactly, and shrunk in the rare case that joining blocks costs more.
+ */
+function splitSection(
+  lines: readonly string[],
+  blocks: readonly Block[],
+  maxTokens: number,
+  count: (text: string) => number,
+): { content: string; text: string; tokens: number }[] {
+  const units: Unit[] = [];
+  for (const block of blocks) {
+    if (block.items !== undefined && block.items.length > 1) {
+      const items = block.items.map((item) => toUnit(lines, item, count));
+      // Items joined by a line break cost about one token each.
+      const total = items.reduce((sum, item) => sum + item.tokens, items.length - 1);
+      if (total > maxTokens) units.push(...items);
+      else units.push({ start: block.start, end: block.end, text: block.text, tokens: total });
+    } else {
+      units.push(toUnit(lines, block, count));
+    }
+  }
+
+  const pieces: { content: string; text: string; tokens: number }[] = [];
+  let index = 0;
+  while (index < units.length) {
+    let end = index;
+    let estimate = 0;
+    while (end < units.length) {
+      const added = (end > index ? 1 : 0) + (units[end] as Unit).tokens;
+      if (end > index && estimate + added > maxTokens) break;
+      estimate += added;
+      end++;
+    }
+    for (;;) {
+      const content = sliceContent(lines, (units[index] as Unit).start, (units[end - 1] as Unit).end);
+      const tokens = count(content);
+      if (tokens <= maxTokens || end - index === 1) {
+        pieces.push({ content, text: joinTexts(units.slice(index, end)), tokens });
+        break;
+      }
+      end--;
+    }
+    index = end;
+  }
+  return pieces;
+}
+
+function toUnit(lines: readonly string[], block: Block, count: (text: string) => number): Unit {
+  return {
+    start: block.start,
+    end: block.end,
+    text: block.text,
+    tokens: count(sliceContent(lines, block.start, block.end)),
+  };
+}
+
+/**
+ * Line ranges [from, to) to parse separately so that no piece is much longer
+ * than `maxChars`. Cuts go before an ATX heading at column 0 outside code
+ * fences (parsing stays exact there), failing that at a blank line outside
+ * fences, failing that at the line that overflows.
+ */
+function pieceRanges(lines: readonly string[], totalChars: number, maxChars: number): [number, number][] {
+  if (totalChars <= maxChars) return [[0, lines.length]];
+  const ranges: [number, number][] = [];
+  let pieceStart = 0;
+  let pieceChars = 0;
+  let lastHeading = -1;
+  let lastBlank = -1;
+  let fence: CodeFence | null = null;
+  for (let l = 0; l < lines.length; l++) {
+    const line = lines[l] as string;
+    const lineChars = line.length + 1;
+    if (pieceChars + lineChars > maxChars && l > pieceStart) {
+      const cut = lastHeading > pieceStart ? lastHeading : lastBlank > pieceStart ? lastBlank : l;
+      ranges.push([pieceStart, cut]);
+      for (let k = pieceStart; k < cut; k++) pieceChars -= (lines[k] as string).length + 1;
+      pieceStart = cut;
+      if (lastHeading <= cut) lastHeading = -1;
+      if (lastBlank <= cut) lastBlank = -1;
+    }
+    pieceChars += lineChars;
+    if (fence !== null) {
+      if (isFenceClose(line, fence)) fence = null;
+    } else if ((fence = matchFenceOpen(line)) === null) {
+      if (ATX_HEADING_LINE.test(line)) lastHeading = l;
+      else if (line.trim() === '') lastBlank = l;
+    }
+  }
+  ranges.push([pieceStart, lines.length]);
+  return ranges;
+}
+
+/** "guides/getting-started.mdx" → "getting-started"; an index/README file takes its folder's name. */
+function titleFromPath(filePath: string): string {
+  const normalized = filePath.replace(/\\/g, '/');
+  const base = path.posix.basename(normalized);
+  const dot = base.lastIndexOf('.');
+  const name = dot > 0 ? base.slice(0, dot) : base;
+  if (/^(?:index|readme)$/i.test(name)) {
+    const folder = path.posix.basename(path.posix.dirname(normalized));
+    if (folder !== '' && folder !== '.' && folder !== '/') return folder;
+  }
+  return name === '' ? 'Untitled' : name;
+}

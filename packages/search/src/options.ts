@@ -1,0 +1,65 @@
+import type { ColumnWeights } from '@docs/store';
+
+/** `full` returns each result's content; `index` everything but the content. */
+export type ResultFormat = 'full' | 'index';
+
+/** Options of getDocs and searchAll. Every default is documented here and nowhere else. */
+export interface SearchOptions {
+  /** Token budget over the content of all results; 0 means no budget. Ignored for `index`. @default 2000 */
+  readonly tokens?: number;
+  /** Results per page. @default 10 */
+  readonly limit?: number;
+  /** Results to skip, for paging. @default 0 */
+  readonly offset?: number;
+  /** @default 'full' */
+  readonly format?: ResultFormat;
+  /** Relevance drop: keep results scoring at least this fraction of the best. @default 0.5 */
+  readonly drop?: number;
+  /** BM25 weights of the indexed columns. @default { title: 2, headings: 4, body: 1 } */
+  readonly weights?: ColumnWeights;
+  /** How many chunks each library contributes before merging. @default 50 */
+  readonly candidates?: number;
+}
+
+/** Options of searchAll. */
+export interface SearchAllOptions extends SearchOptions {
+  /** Restrict the search to these libraries (`name` or `name@version`). @default every installed library, highest version of each */
+  readonly libraries?: readonly string[];
+}
+
+export interface ResolvedOptions {
+  readonly tokens: number;
+  readonly limit: number;
+  readonly offset: number;
+  readonly format: ResultFormat;
+  readonly drop: number;
+  readonly weights: ColumnWeights;
+  readonly candidates: number;
+}
+
+/** Fills defaults and rejects values that make no sense, with a message that names the option. */
+export function resolveOptions(options: SearchOptions): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    tokens: options.tokens ?? 2000,
+    limit: options.limit ?? 10,
+    offset: options.offset ?? 0,
+    format: options.format ?? 'full',
+    drop: options.drop ?? 0.5,
+    weights: options.weights ?? { title: 2, headings: 4, body: 1 },
+    candidates: options.candidates ?? 50,
+  };
+  const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
+    if (!Number.isInteger(value) || value < min) {
+      throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${value}`);
+    }
+  };
+  wholeNumber('tokens', resolved.tokens, 0);
+  wholeNumber('limit', resolved.limit, 1);
+  wholeNumber('offset', resolved.offset, 0);
+  wholeNumber('candidates', resolved.candidates, 1);
+  if (resolved.format !== 'full' && resolved.format !== 'index') {
+    throw new RangeError(`format must be "full" or "index", got ${JSON.stringify(resolved.format)}`);
+  }
+  if (!(resolved.drop >= 0 && resolved.drop <= 1)) throw new RangeError(`drop must be between 0 and 1, got ${resolved.drop}`);
+  return resolved;
+}

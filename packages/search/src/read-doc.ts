@@ -1,0 +1,94 @@
+import { tokenBudget } from '@docs/rank';
+import { formatPackageId, loadTokenCounter, type PackageStore } from '@docs/store';
+
+export interface ReadDocOptions {
+  /** Token budget for the page; 0 means the whole page (from `offset`). @default 0 */
+  readonly tokens?: number;
+  /** Character offset to start at, from a previous response's `nextOffset`. @default 0 */
+  readonly offset?: number;
+  /** Version when `library` is a bare name. @default the highest installed */
+  readonly version?: string;
+}
+
+/** A whole page, or one budgeted part of it. */
+export interface ReadDocResponse {
+  readonly status: 'ok' | 'no-packages' | 'unknown-library' | 'unknown-version' | 'unknown-path';
+  readonly message: string;
+  /** `name@version`, once resolved. */
+  readonly library?: string;
+  readonly path?: string;
+  readonly title?: string;
+  readonly content: string;
+  readonly tokens: number;
+  readonly offset: number;
+  /** Where the next part starts; absent when this part reaches the end of the page. */
+  readonly nextOffset?: number;
+  /** Document paths close to the one asked for, when it is unknown. */
+  readonly suggestions?: readonly string[];
+  readonly installed?: readonly string[];
+}
+
+const EXTENSIONS = ['', '.md', '.mdx', '.markdown', '/index.md', '/index.mdx', '/README.md'];
+
+/**
+ * Reads one document of a package, looked up by its path inside the package
+ * (never on disk, so no path can reach outside it). Paths match with or
+ * without their extension and case-insensitively.
+ *
+ * @example
+ * const page = await readDoc(store, 'vitest', 'guide/mocking.md', { tokens: 4000 });
+ * if (page.nextOffset !== undefined) await readDoc(store, 'vitest', 'guide/mocking.md', { tokens: 4000, offset: page.nextOffset });
+ */
+export async function readDoc(store: PackageStore, library: string, path: string, options: ReadDocOptions = {}): Promise<ReadDocResponse> {
+  const budget = options.tokens ?? 0;
+  const offset = options.offset ?? 0;
+  if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`tokens must be a whole number ≥ 0, got ${budget}`);
+  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number ≥ 0, got ${offset}`);
+  const found = await store.resolve(library, options.version);
+  if (!found.ok) {
+    const message =
+      found.error.code === 'no-packages'
+        ? 'No documentation packages are installed. Add one with: docs add <folder> --name <name> --version <version>'
+        : found.error.message;
+    return { status: found.error.code, message, content: '', tokens: 0, offset, installed: found.error.installed.map(formatPackageId) };
+  }
+  const label = formatPackageId(found.value);
+  const reader = store.reader(found.value);
+  const wanted = path.trim().replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/#.*$/, '');
+  let doc = await reader.document(wanted);
+  if (!doc) {
+    const all = await reader.documents();
+    const lower = wanted.toLowerCase().replace(/\/+$/, '');
+    const match = all.find((d) => EXTENSIONS.some((ext) => d.path.toLowerCase() === lower + ext));
+    if (match) doc = await reader.document(match.path);
+    if (!doc) {
+      const base = lower.split('/').at(-1)?.replace(/\.[a-z]+$/, '') ?? lower;
+      const suggestions = all
+        .filter((d) => d.path.toLowerCase().includes(base))
+        .slice(0, 5)
+        .map((d) => d.path);
+      const hint = suggestions.length > 0 ? ` Close: ${suggestions.join(', ')}` : ' Search first to find a page path.';
+      return { status: 'unknown-path', message: `${label} has no document "${path}".${hint}`, library: label, content: '', tokens: 0, offset, suggestions };
+    }
+  }
+  const rest = doc.content.slice(offset);
+  const countTokens = await loadTokenCounter();
+  const whole = { content: rest, tokens: countTokens(rest) };
+  const part = budget === 0 ? { content: rest, tokens: whole.tokens, truncated: false } : tokenBudget([whole], { budget, countTokens }).items[0];
+  const content = part?.content ?? '';
+  const consumed = offset + content.length;
+  // Skip the blank lines after the cut so the next part starts on text.
+  const next = part?.truncated ? consumed + (doc.content.slice(consumed).length - doc.content.slice(consumed).trimStart().length) : undefined;
+  const more = next !== undefined && next < doc.content.length;
+  return {
+    status: 'ok',
+    message: more ? `Part of ${doc.path}; continue with offset ${next}.` : `${doc.path} (${label})`,
+    library: label,
+    path: doc.path,
+    title: doc.title,
+    content,
+    tokens: part?.tokens ?? 0,
+    offset,
+    ...(more ? { nextOffset: next } : {}),
+  };
+}

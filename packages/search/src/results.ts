@@ -1,0 +1,44 @@
+/** One answer: a section (or adjacent sections) of one document of one library. */
+export interface DocResult {
+  /** `name@version` of the library it comes from. */
+  readonly library: string;
+  /** Path of the document, relative to the docs root. */
+  readonly path: string;
+  /** Title of the document. */
+  readonly title: string;
+  /** Heading texts from the top of the document down to this section. */
+  readonly breadcrumb: readonly string[];
+  /** The section's own heading (the document title before the first heading). */
+  readonly heading: string;
+  /** Relevance in [0, 1]: normalised within its library, 1 for each library's best. */
+  readonly score: number;
+  /** Tokens of the content (after any cut). */
+  readonly tokens: number;
+  /** True when the content was cut to fit the token budget. */
+  readonly truncated: boolean;
+  /** The section's markdown; absent in the `index` format. */
+  readonly content?: string;
+}
+
+/** Why a response has the results it has. */
+export type SearchStatus = 'ok' | 'no-packages' | 'unknown-library' | 'unknown-version' | 'no-match';
+
+/** What getDocs and searchAll return. An empty result always says why in `status` and `message`. */
+export interface SearchResponse {
+  readonly status: SearchStatus;
+  /** One line for people and agents: what happened and, when empty, what to try next. */
+  readonly message: string;
+  readonly results: readonly DocResult[];
+  /** Results before paging (after relevance drop and merging). */
+  readonly total: number;
+  /** Tokens of all returned content. */
+  readonly totalTokens: number;
+  /** Libraries searched, as `name@version`. */
+  readonly searched: readonly string[];
+  /** The terms searched for, and whether results contain all of them or only some. */
+  readonly query: { readonly terms: readonly string[]; readonly match: 'all' | 'some' | 'none' };
+  /** Installed libraries as `name@version`, when the library asked for is not one of them. */
+  readonly installed?: readonly string[];
+  /** The closest installed library, when the one asked for is unknown. */
+  readonly suggestion?: string;
+}

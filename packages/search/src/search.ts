@@ -1,0 +1,261 @@
+import { minMaxNormalize, relevanceDrop, tokenBudget } from '@docs/rank';
+import {
+  type ChunkHit,
+  formatPackageId,
+  type InstalledPackage,
+  loadTokenCounter,
+  type PackageReader,
+  type PackageStore,
+  type ResolveError,
+} from '@docs/store';
+import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
+import { analyzeQuery } from './query.js';
+import type { DocResult, SearchResponse } from './results.js';
+
+interface Target {
+  readonly pkg: InstalledPackage;
+  readonly label: string;
+  readonly reader: PackageReader;
+}
+
+interface Candidate {
+  readonly target: Target;
+  readonly hit: ChunkHit;
+  /** Within-library score before normalisation. */
+  readonly raw: number;
+  /** Normalised within its library, [0, 1]. */
+  readonly score: number;
+}
+
+/** A run of adjacent chunks of one document, shown as one result. */
+interface Group {
+  readonly target: Target;
+  readonly members: ChunkHit[];
+  readonly score: number;
+}
+
+/**
+ * Searches one library's documentation. `library` is `name` or `name@version`
+ * (case-insensitive; a bare name uses the highest installed version).
+ *
+ * @example
+ * const answer = await getDocs(store, 'vitest', 'fake timers', { tokens: 2000 });
+ * for (const r of answer.results) console.log(r.library, r.breadcrumb.join(' > '), r.score);
+ */
+export async function getDocs(
+  store: PackageStore,
+  library: string,
+  topic: string,
+  options: SearchOptions & { readonly version?: string } = {},
+): Promise<SearchResponse> {
+  const resolved = resolveOptions(options);
+  const found = await store.resolve(library, options.version);
+  if (!found.ok) return unresolved(found.error);
+  const target = targetOf(store, found.value);
+  return search([target], topic, resolved, { alsoDrop: [found.value.name.replace(/^@[^/]+\//, '')] });
+}
+
+/**
+ * Searches every installed library at once (the highest version of each), or
+ * those named in `options.libraries`, and merges the answers into one ranked,
+ * budgeted list whose results say which library they come from.
+ *
+ * @example
+ * const answer = await searchAll(store, 'enable CORS');
+ */
+export async function searchAll(store: PackageStore, topic: string, options: SearchAllOptions = {}): Promise<SearchResponse> {
+  const resolved = resolveOptions(options);
+  let packages: InstalledPackage[];
+  if (options.libraries && options.libraries.length > 0) {
+    packages = [];
+    for (const spec of options.libraries) {
+      const found = await store.resolve(spec);
+      if (!found.ok) return unresolved(found.error);
+      if (!packages.some((p) => p.file === found.value.file)) packages.push(found.value);
+    }
+  } else {
+    const seen = new Set<string>();
+    // list() gives the highest version of each name first.
+    packages = (await store.list()).filter((p) => !seen.has(p.name) && seen.add(p.name));
+  }
+  if (packages.length === 0) return unresolved({ code: 'no-packages', message: '', installed: [] });
+  return search(
+    packages.map((p) => targetOf(store, p)),
+    topic,
+    resolved,
+    {},
+  );
+}
+
+function targetOf(store: PackageStore, pkg: InstalledPackage): Target {
+  return { pkg, label: formatPackageId(pkg), reader: store.reader(pkg) };
+}
+
+async function search(
+  targets: readonly Target[],
+  topic: string,
+  options: ResolvedOptions,
+  analysis: { alsoDrop?: readonly string[] },
+): Promise<SearchResponse> {
+  const searched = targets.map((t) => t.label);
+  const { terms } = analyzeQuery(topic, analysis);
+  if (terms.length === 0) {
+    return empty('no-match', `The topic "${topic}" has no words to search for. Use words, an API name or an error message.`, searched, terms, 'none');
+  }
+  const perLibrary = Math.max(options.candidates, options.offset + options.limit);
+  // Strict first: chunks holding every term. Only when no library has one do
+  // we fall back to chunks holding some terms, ranked by how many they hold.
+  let match: 'all' | 'some' = 'all';
+  let lists = await Promise.all(targets.map((t) => strictCandidates(t, terms, perLibrary, options)));
+  if (terms.length > 1 && lists.every((l) => l.length === 0)) {
+    match = 'some';
+    lists = await Promise.all(targets.map((t) => partialCandidates(t, terms, perLibrary, options)));
+  }
+  const merged = lists.flat().sort(byScore);
+  if (merged.length === 0) {
+    const where = targets.length === 1 ? searched[0] : `the ${targets.length} libraries searched`;
+    return empty(
+      'no-match',
+      `Nothing in ${where} matched "${topic}". Try fewer or other words: an API name, a config key or an error message.`,
+      searched,
+      terms,
+      'none',
+    );
+  }
+  const kept = relevanceDrop(merged, { drop: options.drop });
+  const groups = mergeAdjacent(kept);
+  const page = groups.slice(options.offset, options.offset + options.limit);
+  const results = options.format === 'index' ? page.map((g) => toResult(g, undefined)) : await withContent(page, options);
+  const totalTokens = options.format === 'index' ? 0 : results.reduce((sum, r) => sum + r.tokens, 0);
+  const message =
+    results.length > 0
+      ? `${results.length} of ${groups.length} results from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
+      : `No results at offset ${options.offset}: there are ${groups.length}.`;
+  return { status: 'ok', message, results, total: groups.length, totalTokens, searched, query: { terms, match } };
+}
+
+async function strictCandidates(target: Target, terms: readonly string[], limit: number, options: ResolvedOptions): Promise<Candidate[]> {
+  const hits = await target.reader.search({ terms, mode: 'all' }, { limit, weights: options.weights });
+  return normalised(
+    target,
+    hits,
+    hits.map((h) => h.score),
+  );
+}
+
+async function partialCandidates(target: Target, terms: readonly string[], limit: number, options: ResolvedOptions): Promise<Candidate[]> {
+  const hits = await target.reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
+  if (hits.length === 0) return [];
+  const coverage = await target.reader.termCoverage(terms, hits.map((h) => h.id));
+  const best = Math.max(...hits.map((h) => h.score));
+  // Coverage decides; BM25 (scaled below one term's worth) orders within a coverage level.
+  const raw = hits.map((h) => (coverage.get(h.id) ?? 1) + (best > 0 ? (0.5 * h.score) / best : 0));
+  return normalised(target, hits, raw);
+}
+
+function normalised(target: Target, hits: readonly ChunkHit[], raw: readonly number[]): Candidate[] {
+  const scores = minMaxNormalize(raw);
+  return hits.map((hit, i) => ({ target, hit, raw: raw[i] ?? 0, score: scores[i] ?? 0 }));
+}
+
+function byScore(a: Candidate, b: Candidate): number {
+  return b.score - a.score || b.raw - a.raw || a.target.label.localeCompare(b.target.label) || a.hit.id - b.hit.id;
+}
+
+/**
+ * Joins chunks that follow each other in one document into one result, at
+ * the rank of the best of them, so an answer split across chunks reads whole.
+ */
+function mergeAdjacent(candidates: readonly Candidate[]): Group[] {
+  const groups: Group[] = [];
+  const byDocument = new Map<string, Group[]>();
+  for (const c of candidates) {
+    const key = `${c.target.label}\0${c.hit.documentId}`;
+    const siblings = byDocument.get(key) ?? [];
+    const neighbour = siblings.find((g) => g.members.some((m) => Math.abs(m.ord - c.hit.ord) === 1));
+    if (neighbour) {
+      neighbour.members.push(c.hit);
+      neighbour.members.sort((a, b) => a.ord - b.ord);
+      continue;
+    }
+    const group: Group = { target: c.target, members: [c.hit], score: c.score };
+    groups.push(group);
+    siblings.push(group);
+    byDocument.set(key, siblings);
+  }
+  return groups;
+}
+
+function toResult(group: Group, content: string | undefined, tokens?: number): DocResult {
+  const first = group.members[0] as ChunkHit;
+  const heading = first.breadcrumb.at(-1) ?? first.title;
+  return {
+    library: group.target.label,
+    path: first.path,
+    title: first.title,
+    breadcrumb: first.breadcrumb,
+    heading,
+    score: group.score,
+    tokens: tokens ?? group.members.reduce((sum, m) => sum + m.tokens, 0),
+    truncated: false,
+    ...(content === undefined ? {} : { content }),
+  };
+}
+
+async function withContent(page: readonly Group[], options: ResolvedOptions): Promise<DocResult[]> {
+  const idsByTarget = new Map<Target, number[]>();
+  for (const g of page) idsByTarget.set(g.target, [...(idsByTarget.get(g.target) ?? []), ...g.members.map((m) => m.id)]);
+  const contents = new Map<Target, Map<number, string>>();
+  for (const [target, ids] of idsByTarget) contents.set(target, await target.reader.chunkContents(ids));
+  const items = page.map((g) => {
+    const texts = contents.get(g.target) as Map<number, string>;
+    let tokens = 0;
+    const parts = g.members.map((m, i) => {
+      tokens += m.tokens;
+      const text = texts.get(m.id) ?? '';
+      const previous = g.members[i - 1];
+      const ownHeading = m.breadcrumb.at(-1);
+      // A later member that starts a new section keeps its heading, so the merged text reads as the page does.
+      if (previous && ownHeading !== undefined && m.level > 0 && JSON.stringify(previous.breadcrumb) !== JSON.stringify(m.breadcrumb)) {
+        const line = `${'#'.repeat(Math.min(m.level + 1, 6))} ${ownHeading}`;
+        // Counted generously (two characters a token) so the budget holds without loading the tokenizer.
+        tokens += Math.ceil(line.length / 2) + 1;
+        return `${line}\n\n${text}`;
+      }
+      return text;
+    });
+    return { group: g, content: parts.join('\n\n'), tokens };
+  });
+  const budget = options.tokens === 0 ? Number.POSITIVE_INFINITY : options.tokens;
+  // The tokenizer is needed only to cut a top result larger than the whole budget.
+  const countTokens = (items[0]?.tokens ?? 0) > budget ? await loadTokenCounter() : undefined;
+  const fitted = tokenBudget(items, { budget, ...(countTokens ? { countTokens } : {}) });
+  return fitted.items.map((item) => ({ ...toResult(item.group, item.content, item.tokens), truncated: item.truncated }));
+}
+
+function empty(
+  status: SearchResponse['status'],
+  message: string,
+  searched: readonly string[],
+  terms: readonly string[],
+  match: 'none',
+  extra: Partial<SearchResponse> = {},
+): SearchResponse {
+  return { status, message, results: [], total: 0, totalTokens: 0, searched, query: { terms, match }, ...extra };
+}
+
+function unresolved(error: ResolveError): SearchResponse {
+  if (error.code === 'no-packages') {
+    return empty(
+      'no-packages',
+      'No documentation packages are installed. Add one with: docs add <folder> --name <name> --version <version>',
+      [],
+      [],
+      'none',
+    );
+  }
+  return empty(error.code, error.message, [], [], 'none', {
+    installed: error.installed.map(formatPackageId),
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+  });
+}
