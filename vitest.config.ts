@@ -3,7 +3,16 @@ import { defineConfig } from 'vitest/config';
 // One root config; each workspace package is a project. Tests import sibling
 // packages through the "@docs/source" export condition, so they run against
 // src/ without a build. End-to-end CLI tests spawn the built dist instead.
-const packages = ['packages/rank', 'packages/store', 'packages/ingest', 'packages/search', 'packages/mcp', 'apps/cli', 'apps/server', 'apps/eval'];
+const packages = [
+  'packages/rank',
+  'packages/store',
+  'packages/ingest',
+  'packages/search',
+  'packages/mcp',
+  'apps/cli',
+  'apps/server',
+  'apps/eval',
+];
 
 export default defineConfig({
   test: {

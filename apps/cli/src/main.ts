@@ -18,16 +18,21 @@ export interface QueryOptions {
 
 function wholeNumber(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError('expected a whole number ≥ 0');
   return n;
 }
 
 function withQueryOptions(command: Command): Command {
   return command
-    .addOption(new Option('--tokens <n>', 'token budget over all results (0 = no budget)').argParser(wholeNumber).default(2000))
+    .addOption(
+      new Option('--tokens <n>', 'token budget over all results (0 = no budget)').argParser(wholeNumber).default(2000),
+    )
     .addOption(new Option('--limit <n>', 'results per page').argParser(wholeNumber).default(10))
     .addOption(new Option('--offset <n>', 'results to skip').argParser(wholeNumber).default(0))
-    .addOption(new Option('--format <format>', 'full: with content; index: without').choices(['full', 'index']).default('full'));
+    .addOption(
+      new Option('--format <format>', 'full: with content; index: without').choices(['full', 'index']).default('full'),
+    );
 }
 
 function withCommonOptions(command: Command): Command {
@@ -55,10 +60,12 @@ function program(): Command {
     .option('--name <name>', 'library name (default: from package.json or a "name@version" folder name)')
     .option('--version <version>', 'library version (default: from package.json or a "name@version" folder name)')
     .option('--description <text>', 'one line about the library')
-    .action(async (folder: string, options: { name?: string; version?: string; description?: string }, command: Command) => {
-      const { add } = await import('./commands/add.js');
-      await add(folder, options, globals(command));
-    });
+    .action(
+      async (folder: string, options: { name?: string; version?: string; description?: string }, command: Command) => {
+        const { add } = await import('./commands/add.js');
+        await add(folder, options, globals(command));
+      },
+    );
 
   command('list')
     .description('list installed libraries and versions')
@@ -99,8 +106,14 @@ function program(): Command {
     .description('print a whole document of a library')
     .argument('<library>', 'name or name@version')
     .argument('<path>', 'document path inside the package, as search results show it')
-    .addOption(new Option('--tokens <n>', 'at most this many tokens (0 = the whole page)').argParser(wholeNumber).default(0))
-    .addOption(new Option('--offset <n>', 'character offset to start at (from a previous part)').argParser(wholeNumber).default(0))
+    .addOption(
+      new Option('--tokens <n>', 'at most this many tokens (0 = the whole page)').argParser(wholeNumber).default(0),
+    )
+    .addOption(
+      new Option('--offset <n>', 'character offset to start at (from a previous part)')
+        .argParser(wholeNumber)
+        .default(0),
+    )
     .action(async (library: string, path: string, options: { tokens: number; offset: number }, command: Command) => {
       const { read } = await import('./commands/read.js');
       await read(library, path, options, globals(command));
@@ -126,7 +139,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`docs: ${(error as Error).message}\n`);
       return 2;
     }
-    process.stderr.write(`docs: unexpected error (this is a bug, please report it): ${(error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write(
+      `docs: unexpected error (this is a bug, please report it): ${(error as Error)?.stack ?? String(error)}\n`,
+    );
     return 1;
   }
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildPackage } from '@docs/ingest';
-import { getDocs, type SearchResponse, searchAll } from '@docs/search';
+import { getDocs, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
 import { PackageStore, parsePackageSpec } from '@docs/store';
 import { type GoldEntry, type QueryScore, type RankedEntry, scoreQuery, summarise } from './metrics.js';
 
@@ -17,7 +17,9 @@ interface Question {
   readonly gold: readonly GoldEntry[];
 }
 
-const USAGE = 'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--out results.jsonl] [--store <dir>]';
+const USAGE =
+  'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--out results.jsonl] [--store <dir>] [--per-query]\n' +
+  '       [--weights title,headings,body] [--coverage-exponent N] [--drop F] [--candidates N]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -27,6 +29,11 @@ async function main(): Promise<number> {
       out: { type: 'string' },
       store: { type: 'string' },
       'per-query': { type: 'boolean' },
+      // Ranking options, to measure a change before it becomes a default.
+      weights: { type: 'string' },
+      'coverage-exponent': { type: 'string' },
+      drop: { type: 'string' },
+      candidates: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -39,15 +46,24 @@ async function main(): Promise<number> {
   const store = new PackageStore(home);
   try {
     await buildCorpus(corpus, store);
+    const tuning = rankingOptions(values);
     const questions = (await Promise.all(values.queries.map(readJsonl))).flat() as Question[];
     const lines: string[] = [];
     const scored: Array<{ q: Question; s: QueryScore }> = [];
     for (const q of questions) {
-      const options = { format: 'index', limit: 10 } as const;
-      const response = q.library === null ? await searchAll(store, q.query, options) : await getDocs(store, q.library, q.query, options);
+      const options = { format: 'index', limit: 10, ...tuning } as const;
+      const response =
+        q.library === null
+          ? await searchAll(store, q.query, options)
+          : await getDocs(store, q.library, q.query, options);
       if (response.status !== 'ok' && response.status !== 'no-match') throw new Error(`${q.id}: ${response.message}`);
       const ranked = toRanked(response);
-      lines.push(JSON.stringify({ id: q.id, results: ranked.map(({ library, path: p, heading }) => ({ library, path: p, heading })) }));
+      lines.push(
+        JSON.stringify({
+          id: q.id,
+          results: ranked.map(({ library, path: p, heading }) => ({ library, path: p, heading })),
+        }),
+      );
       scored.push({ q, s: scoreQuery(q.gold, ranked) });
     }
     if (values.out) await writeFile(values.out, `${lines.join('\n')}\n`);
@@ -63,20 +79,43 @@ async function main(): Promise<number> {
 async function buildCorpus(corpus: string, store: PackageStore): Promise<void> {
   await mkdir(store.dir, { recursive: true });
   const installed = new Set((await store.list()).map((p) => `${p.name}@${p.version}`));
-  const folders = (await readdir(corpus, { withFileTypes: true })).filter((e) => e.isDirectory() && e.name.includes('@'));
+  const folders = (await readdir(corpus, { withFileTypes: true })).filter(
+    (e) => e.isDirectory() && e.name.includes('@'),
+  );
   let bytes = 0;
   const started = performance.now();
   for (const folder of folders) {
     const { name, version } = parsePackageSpec(folder.name);
     if (!version || installed.has(folder.name)) continue;
-    const summary = await buildPackage({ root: path.join(corpus, folder.name), name, version, output: store.partialPath({ name, version }) });
+    const summary = await buildPackage({
+      root: path.join(corpus, folder.name),
+      name,
+      version,
+      output: store.partialPath({ name, version }),
+    });
     await store.install(summary.output, { move: true });
     bytes += summary.sourceBytes;
   }
   if (bytes > 0) {
     const seconds = (performance.now() - started) / 1000;
-    process.stderr.write(`built ${folders.length} packages, ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s\n`);
+    process.stderr.write(
+      `built ${folders.length} packages, ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s\n`,
+    );
   }
+}
+
+function rankingOptions(values: Record<string, string | boolean | string[] | undefined>): SearchOptions {
+  const number = (key: string) => (typeof values[key] === 'string' ? Number(values[key]) : undefined);
+  const weights = typeof values.weights === 'string' ? values.weights.split(',').map(Number) : undefined;
+  const options: { -readonly [K in keyof SearchOptions]: SearchOptions[K] } = {};
+  if (weights) options.weights = { title: weights[0] ?? 1, headings: weights[1] ?? 1, body: weights[2] ?? 1 };
+  const exponent = number('coverage-exponent');
+  if (exponent !== undefined) options.coverageExponent = exponent;
+  const drop = number('drop');
+  if (drop !== undefined) options.drop = drop;
+  const candidates = number('candidates');
+  if (candidates !== undefined) options.candidates = candidates;
+  return options;
 }
 
 function toRanked(response: SearchResponse): RankedEntry[] {
@@ -105,7 +144,11 @@ function printTable(scored: ReadonlyArray<{ q: Question; s: QueryScore }>, perQu
     if (q.style) add(`style=${q.style}`, s);
   }
   const names = [...groups.keys()];
-  const order = ['ALL', ...names.filter((n) => n.startsWith('scope=')).sort(), ...names.filter((n) => n.startsWith('style=')).sort()];
+  const order = [
+    'ALL',
+    ...names.filter((n) => n.startsWith('scope=')).sort(),
+    ...names.filter((n) => n.startsWith('style=')).sort(),
+  ];
   const out = ['group                    n   MRR@10  nDCG@10  recall@5  recall@10  hit@10'];
   for (const name of order) {
     const m = summarise(groups.get(name) ?? []);
@@ -115,7 +158,9 @@ function printTable(scored: ReadonlyArray<{ q: Question; s: QueryScore }>, perQu
   }
   if (perQuery) {
     for (const { q, s } of scored) {
-      out.push(`${q.id}  ${(q.style ?? '').padEnd(8)} rank=${String(s.firstRank ?? '-').padStart(2)}  ${q.library ?? '(cross)'}: ${q.query}`);
+      out.push(
+        `${q.id}  ${(q.style ?? '').padEnd(8)} rank=${String(s.firstRank ?? '-').padStart(2)}  ${q.library ?? '(cross)'}: ${q.query}`,
+      );
     }
   }
   process.stdout.write(`${out.join('\n')}\n`);

@@ -74,7 +74,8 @@ export function scoreQuery(gold: readonly GoldEntry[], ranked: readonly RankedEn
     .slice(0, k)
     .reduce((sum, x, i) => sum + x / Math.log2(i + 2), 0);
   const primaries = entries.filter((g) => g.grade === 2).length;
-  const recallAt = (n: number) => (primaries === 0 ? 0 : primaryHits.slice(0, n).reduce((a, b) => a + b, 0) / primaries);
+  const recallAt = (n: number) =>
+    primaries === 0 ? 0 : primaryHits.slice(0, n).reduce((a, b) => a + b, 0) / primaries;
   return {
     rr: first === -1 ? 0 : 1 / (first + 1),
     ndcg: ideal > 0 ? dcg / ideal : 0,
@@ -96,7 +97,8 @@ export interface Summary {
 
 /** Means over a group of query scores. */
 export function summarise(scores: readonly QueryScore[]): Summary {
-  const mean = (f: (s: QueryScore) => number) => (scores.length === 0 ? 0 : scores.reduce((sum, s) => sum + f(s), 0) / scores.length);
+  const mean = (f: (s: QueryScore) => number) =>
+    scores.length === 0 ? 0 : scores.reduce((sum, s) => sum + f(s), 0) / scores.length;
   return {
     n: scores.length,
     mrr: mean((s) => s.rr),

@@ -107,10 +107,22 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
           path: file.relativePath,
           title: parsed.title,
           content: pageText(source),
-          chunks: chunks.map((s) => ({ breadcrumb: s.breadcrumb, level: s.level, content: s.content, tokens: s.tokens, indexText: s.text })),
+          chunks: chunks.map((s) => ({
+            breadcrumb: s.breadcrumb,
+            level: s.level,
+            content: s.content,
+            tokens: s.tokens,
+            indexText: s.text,
+          })),
         };
       }
-      options.onProgress?.({ files: done, totalFiles: files.length, sections, bytes, elapsedMs: performance.now() - started });
+      options.onProgress?.({
+        files: done,
+        totalFiles: files.length,
+        sections,
+        bytes,
+        elapsedMs: performance.now() - started,
+      });
     }
   }
 
@@ -120,7 +132,12 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
     ...(options.description === undefined ? {} : { description: options.description }),
     ...(options.source === undefined ? {} : { source: options.source }),
   };
-  const written = await writePackage(options.output, meta, documents(), options.signal ? { signal: options.signal } : {});
+  const written = await writePackage(
+    options.output,
+    meta,
+    documents(),
+    options.signal ? { signal: options.signal } : {},
+  );
   if (written.chunks === 0) {
     throw new IngestError('no-documents', `no text to index in the ${files.length} files under ${options.root}`);
   }

@@ -69,10 +69,18 @@ const markdown = new MarkdownIt('default', { html: true, linkify: false, typogra
 
 const DEFAULT_MAX_SECTION_TOKENS = 800;
 const DEFAULT_MAX_PIECE_CHARS = 1_000_000;
-const HEADING_ANCHOR = /\s*\{#[^}]*\}\s*$/;
+const HEADING_ANCHOR = /\s*\{\s*#[^}]*\}\s*$/;
 const HTML_TAG = /<[^>]*>/g;
 const WHITESPACE = /\s+/g;
 const ATX_HEADING_LINE = /^#{1,6}(?:[ \t]|$)/;
+// Documentation averages about 4 characters per o200k token; few sections
+// with 3× the limit in characters still fit within it.
+const LIKELY_OVERSIZED_CHARS_PER_TOKEN = 3;
+// Used to pack split pieces before anything in the document was counted:
+// about 3.3 characters per token, denser than typical prose and code.
+const DEFAULT_TOKENS_PER_CHAR = 0.3;
+// Estimates aim 10% high so that a packed piece rarely needs a recount.
+const RATIO_SAFETY = 1.1;
 
 /** A top-level block: a line range in the MDX-stripped body and its plain text. */
 interface Block {
@@ -89,12 +97,19 @@ interface SectionDraft {
   readonly blocks: Block[];
 }
 
-/** A run of blocks that may go into one output section, with its estimated token count. */
+/** A block (or list item) to pack into output sections. */
 interface Unit {
   readonly start: number;
   readonly end: number;
   readonly text: string;
-  readonly tokens: number;
+  /** Length of its source lines: the packing estimate is chars × tokens per char. */
+  readonly chars: number;
+}
+
+/** Tokens and characters counted so far in a document; their ratio predicts block sizes when splitting. */
+interface TokenRatio {
+  tokens: number;
+  chars: number;
 }
 
 /**
@@ -158,6 +173,7 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
 
   const sections: Section[] = [];
   const seen = new Set<string>();
+  const ratio: TokenRatio = { tokens: 0, chars: 0 };
   const emit = (draft: SectionDraft, content: string, text: string, tokens: number): void => {
     const key = `${draft.breadcrumb.join('\u0000')}\u0001${content}`;
     if (seen.has(key)) return;
@@ -174,12 +190,19 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
     // A section of only a rule, an empty fence or an image without alt text
     // has nothing to find or read.
     if (content === '' || text === '') continue;
-    const tokens = count(content);
-    if (tokens <= maxTokens) {
-      emit(draft, content, text, tokens);
-      continue;
+    // Counting tokens is the dominant cost of parsing. A section whose length
+    // makes it almost surely oversized goes straight to splitting, which
+    // counts each piece once (and yields the section whole if it fits).
+    if (content.length <= maxTokens * LIKELY_OVERSIZED_CHARS_PER_TOKEN) {
+      const tokens = count(content);
+      ratio.tokens += tokens;
+      ratio.chars += content.length;
+      if (tokens <= maxTokens) {
+        emit(draft, content, text, tokens);
+        continue;
+      }
     }
-    for (const piece of splitSection(lines, draft.blocks, maxTokens, count)) {
+    for (const piece of splitSection(lines, draft.blocks, maxTokens, count, ratio)) {
       if (piece.text !== '') emit(draft, piece.content, piece.text, piece.tokens);
     }
   }
@@ -280,76 +303,111 @@ function joinTexts(blocks: readonly { readonly text: string }[]): string {
 
 /**
  * Source lines [start, end) without surrounding blank lines and trailing
- * whitespace. Leading indentation is kept only when it is meaningful
- * (4+ columns: an indented code block).
+ * whitespace, and with runs of blank lines outside code fences collapsed to
+ * one (stripped MDX leaves many; in markdown they mean no more than one).
+ * Leading indentation is kept only when it is meaningful (4+ columns: an
+ * indented code block).
  */
 function sliceContent(lines: readonly string[], start: number, end: number): string {
   let from = start;
   let to = end;
-  while (from < to && (lines[from] as string).trim() === '') from++;
-  while (to > from && (lines[to - 1] as string).trim() === '') to--;
+  while (from < to && isBlank(lines[from] as string)) from++;
+  while (to > from && isBlank(lines[to - 1] as string)) to--;
   if (from === to) return '';
-  const content = lines.slice(from, to).join('\n').trimEnd();
+  let content = '';
+  let fence: CodeFence | null = null;
+  let previousBlank = false;
+  for (let l = from; l < to; l++) {
+    const line = lines[l] as string;
+    if (fence !== null) {
+      if (isFenceClose(line, fence)) fence = null;
+    } else if (isBlank(line)) {
+      if (previousBlank) continue;
+      previousBlank = true;
+      content += '\n';
+      continue;
+    } else {
+      fence = matchFenceOpen(line);
+    }
+    previousBlank = false;
+    content += l === from ? line : `\n${line}`;
+  }
+  content = content.trimEnd();
   return /^(?: {4}|\t)/.test(content) ? content : content.trimStart();
+}
+
+function isBlank(line: string): boolean {
+  return line.length === 0 || line.trim() === '';
 }
 
 /**
  * Splits an oversized section's blocks into pieces of at most `maxTokens`.
- * Each block (or list item, for lists too large to keep whole) is counted
- * once; a piece is packed greedily on the sum of its blocks, then counted
- * exactly, and shrunk in the rare case that joining blocks costs more.
+ *
+ * Blocks are packed greedily on an estimate (characters × the tokens per
+ * character seen so far in the document, with a safety margin), then each
+ * piece is counted exactly once; a piece that turns out too large is repacked
+ * with the ratio it revealed. So a split section's text is counted about once,
+ * not once per block and again per piece. A list whose estimate exceeds the
+ * limit is split between its items.
  */
 function splitSection(
   lines: readonly string[],
   blocks: readonly Block[],
   maxTokens: number,
   count: (text: string) => number,
+  ratio: TokenRatio,
 ): { content: string; text: string; tokens: number }[] {
+  let tokensPerChar = ratio.chars > 0 ? (ratio.tokens / ratio.chars) * RATIO_SAFETY : DEFAULT_TOKENS_PER_CHAR;
   const units: Unit[] = [];
   for (const block of blocks) {
-    if (block.items !== undefined && block.items.length > 1) {
-      const items = block.items.map((item) => toUnit(lines, item, count));
-      // Items joined by a line break cost about one token each.
-      const total = items.reduce((sum, item) => sum + item.tokens, items.length - 1);
-      if (total > maxTokens) units.push(...items);
-      else units.push({ start: block.start, end: block.end, text: block.text, tokens: total });
+    const chars = rangeChars(lines, block.start, block.end);
+    if (block.items !== undefined && block.items.length > 1 && chars * tokensPerChar > maxTokens) {
+      for (const item of block.items) units.push({ ...item, chars: rangeChars(lines, item.start, item.end) });
     } else {
-      units.push(toUnit(lines, block, count));
+      units.push({ start: block.start, end: block.end, text: block.text, chars });
     }
   }
+
+  // End (exclusive) of the longest run from `index` whose estimate fits; at least one unit.
+  const packEnd = (index: number): number => {
+    let end = index + 1;
+    let estimate = (units[index] as Unit).chars * tokensPerChar;
+    while (end < units.length) {
+      estimate += (units[end] as Unit).chars * tokensPerChar;
+      if (estimate > maxTokens) break;
+      end++;
+    }
+    return end;
+  };
 
   const pieces: { content: string; text: string; tokens: number }[] = [];
   let index = 0;
   while (index < units.length) {
-    let end = index;
-    let estimate = 0;
-    while (end < units.length) {
-      const added = (end > index ? 1 : 0) + (units[end] as Unit).tokens;
-      if (end > index && estimate + added > maxTokens) break;
-      estimate += added;
-      end++;
-    }
+    let end = packEnd(index);
     for (;;) {
       const content = sliceContent(lines, (units[index] as Unit).start, (units[end - 1] as Unit).end);
       const tokens = count(content);
+      ratio.tokens += tokens;
+      ratio.chars += content.length;
+      // Neighbouring blocks tend to be alike (prose, code), so the piece just
+      // counted is the best predictor for the next one.
+      if (content.length > 0) tokensPerChar = (tokens / content.length) * RATIO_SAFETY;
       if (tokens <= maxTokens || end - index === 1) {
         pieces.push({ content, text: joinTexts(units.slice(index, end)), tokens });
         break;
       }
-      end--;
+      end = Math.max(index + 1, Math.min(end - 1, packEnd(index)));
     }
     index = end;
   }
   return pieces;
 }
 
-function toUnit(lines: readonly string[], block: Block, count: (text: string) => number): Unit {
-  return {
-    start: block.start,
-    end: block.end,
-    text: block.text,
-    tokens: count(sliceContent(lines, block.start, block.end)),
-  };
+/** Characters in lines [start, end), as a cheap proxy for their token count. */
+function rangeChars(lines: readonly string[], start: number, end: number): number {
+  let chars = 0;
+  for (let l = start; l < end; l++) chars += (lines[l] as string).length + 1;
+  return chars;
 }
 
 /**
@@ -380,9 +438,10 @@ function pieceRanges(lines: readonly string[], totalChars: number, maxChars: num
     pieceChars += lineChars;
     if (fence !== null) {
       if (isFenceClose(line, fence)) fence = null;
-    } else if ((fence = matchFenceOpen(line)) === null) {
-      if (ATX_HEADING_LINE.test(line)) lastHeading = l;
-      else if (line.trim() === '') lastBlank = l;
+    } else {
+      fence = matchFenceOpen(line);
+      if (fence === null && ATX_HEADING_LINE.test(line)) lastHeading = l;
+      else if (fence === null && line.trim() === '') lastBlank = l;
     }
   }
   ranges.push([pieceStart, lines.length]);

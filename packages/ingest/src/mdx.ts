@@ -38,12 +38,14 @@ export function isFenceClose(line: string, fence: CodeFence): boolean {
 // MDX ESM must start at column 0. The patterns require real ESM shape so that
 // prose starting with the word "import" in a .md file is left alone.
 const IMPORT_START = /^import\s*(?:type\s+)?(?:["'{*]|[\w$]+\s*(?:,|from\b))/;
-const EXPORT_START = /^export\s+(?:default\b|const\b|let\b|var\b|function\b|async\s+function\b|class\b|type\b|interface\b|enum\b|\{|\*)/;
+const EXPORT_START =
+  /^export\s+(?:default\b|const\b|let\b|var\b|function\b|async\s+function\b|class\b|type\b|interface\b|enum\b|\{|\*)/;
 
 // VitePress / Docusaurus containers (`::: tip Title`, `:::info[Title]`, `:::`)
 // and Python-Markdown blocks used by FastAPI (`/// note | Title`, `///`).
 // The marker is presentation; a title is worth keeping as text.
-const COLON_CONTAINER = /^([ \t]*(?:>[ \t]?)*[ \t]*):{3,}[ \t]*(?:[A-Za-z][\w-]*)?[ \t]*(?:\[([^\]]*)\])?[ \t]*(?:\{[^}]*\}[ \t]*)?(.*)$/;
+const COLON_CONTAINER =
+  /^([ \t]*(?:>[ \t]?)*[ \t]*):{3,}[ \t]*(?:[A-Za-z][\w-]*)?[ \t]*(?:\[([^\]]*)\])?[ \t]*(.*?)[ \t]*(?:\{[^}]*\})?[ \t]*$/;
 const SLASH_BLOCK = /^([ \t]*)\/{3,}(?:[ \t]+[\w-]+)?(?:[ \t]*\|[ \t]*(.*?))?[ \t]*$/;
 
 const TAG_NAME = /[A-Za-z][\w.:-]*/y;
@@ -55,8 +57,34 @@ const INTERESTING = /[<`{\\]/g;
 // ("re<b>use</b>"). Anything else (components, block HTML, <br>) separates
 // the text around it, so a space is left where one is needed.
 const INLINE_TAGS = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd', 'mark',
-  'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'wbr',
 ]);
 // Raw-text elements: their body is JS/CSS, never documentation prose.
 const RAW_TEXT_TAGS = new Set(['script', 'style']);
@@ -76,6 +104,8 @@ interface TagEnd extends Position {
   readonly name: string;
   readonly closing: boolean;
   readonly selfClosing: boolean;
+  /** A component's `title` or `label` attribute (a string literal), kept as text. */
+  readonly caption: string;
 }
 
 /**
@@ -120,7 +150,10 @@ export function stripMdx(source: string): string {
       i++;
       continue;
     }
-    if ((line.startsWith('import') && IMPORT_START.test(line)) || (line.startsWith('export') && EXPORT_START.test(line))) {
+    if (
+      (line.startsWith('import') && IMPORT_START.test(line)) ||
+      (line.startsWith('export') && EXPORT_START.test(line))
+    ) {
       const end = findEsmEnd(lines, i);
       for (; i <= end; i++) out.push('');
       continue;
@@ -233,9 +266,19 @@ function stripInline(lines: string[], start: number, out: string[]): number {
       if (!tag.closing && !tag.selfClosing && RAW_TEXT_TAGS.has(lowerName)) {
         end = findText(lines, tag.line, tag.col, `</${lowerName}>`, MAX_ESM_LINES, true) ?? tag;
       }
-      const separates = !INLINE_TAGS.has(lowerName);
       jumpTo(end);
-      if (separates && kept !== '' && !/\s$/.test(kept)) kept += ' ';
+      const next = line[col];
+      if (tag.caption !== '') {
+        kept += `${kept === '' || /\s$/.test(kept) ? '' : ' '}${tag.caption}${next === undefined || /\s/.test(next) ? '' : ' '}`;
+      } else if (
+        !INLINE_TAGS.has(lowerName) &&
+        kept !== '' &&
+        !/\s$/.test(kept) &&
+        next !== undefined &&
+        !/\s/.test(next)
+      ) {
+        kept += ' ';
+      }
     }
   }
 }
@@ -287,7 +330,7 @@ function parseTag(lines: readonly string[], startLine: number, startCol: number)
   let c = startCol + 1;
   const closing = text[c] === '/';
   if (closing) c++;
-  if (text[c] === '>') return { line: l, col: c + 1, name: '', closing, selfClosing: false };
+  if (text[c] === '>') return { line: l, col: c + 1, name: '', closing, selfClosing: false, caption: '' };
   TAG_NAME.lastIndex = c;
   const nameMatch = TAG_NAME.exec(text);
   if (nameMatch === null) return null;
@@ -312,15 +355,19 @@ function parseTag(lines: readonly string[], startLine: number, startCol: number)
 
   if (closing) {
     if (!skipSpace() || text[c] !== '>') return null;
-    return { line: l, col: c + 1, name, closing, selfClosing: false };
+    return { line: l, col: c + 1, name, closing, selfClosing: false, caption: '' };
   }
+  // Mintlify/Docusaurus components carry headings in attributes
+  // (<Step title="Install">, <TabItem label="pnpm">); worth keeping as text.
+  const isComponent = /^[A-Z]/.test(name);
+  let caption = '';
   for (;;) {
     if (!skipSpace()) return null;
     const char = text[c];
-    if (char === '>') return { line: l, col: c + 1, name, closing, selfClosing: false };
+    if (char === '>') return { line: l, col: c + 1, name, closing, selfClosing: false, caption };
     if (char === '/') {
       if (text[c + 1] !== '>') return null;
-      return { line: l, col: c + 2, name, closing, selfClosing: true };
+      return { line: l, col: c + 2, name, closing, selfClosing: true, caption };
     }
     if (char === '{') {
       // JSX spread attribute: {...props}
@@ -343,6 +390,9 @@ function parseTag(lines: readonly string[], startLine: number, startCol: number)
     if (quote === '"' || quote === "'") {
       const end = findText(lines, l, c + 1, quote, Math.max(0, MAX_TAG_LINES - (l - startLine)));
       if (end === null) return null;
+      if (isComponent && end.line === l && (attribute[0] === 'title' || attribute[0] === 'label')) {
+        caption = text.slice(c + 1, end.col - 1).trim();
+      }
       l = end.line;
       text = lines[l] as string;
       c = end.col;

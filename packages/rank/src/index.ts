@@ -2,6 +2,7 @@
 // documentation search engine. Anything not exported here is internal and may
 // change without a major version.
 
+export type { MinMaxOptions } from './min-max.js';
 export { minMaxNormalize } from './min-max.js';
 export type { FusedResult, RankFusionOptions } from './rank-fusion.js';
 export { reciprocalRankFusion } from './rank-fusion.js';

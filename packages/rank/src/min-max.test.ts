@@ -69,4 +69,40 @@ describe('minMaxNormalize', () => {
       }),
     );
   });
+
+  test.each([
+    { scores: [2, 4, 8], floor: 0, expected: [0.25, 0.5, 1] },
+    { scores: [5], floor: 0, expected: [1] },
+    { scores: [0, 0], floor: 0, expected: [1, 1] },
+    { scores: [3, 6], floor: 3, expected: [0, 1] },
+  ])('floor $floor maps to 0: $scores → $expected', ({ scores, floor, expected }) => {
+    expect(minMaxNormalize(scores, { floor })).toEqual(expected);
+  });
+
+  test.each([
+    { floor: 5, message: /floor 5 exceeds the score 2/ },
+    { floor: Number.NaN, message: /floor is NaN/ },
+    { floor: Number.NEGATIVE_INFINITY, message: /floor is -Infinity/ },
+  ])('rejects floor $floor', ({ floor, message }) => {
+    expect(() => minMaxNormalize([2, 4], { floor })).toThrow(message);
+  });
+
+  it('with a floor below every score, stays in [0, 1], keeps order and maps the maximum to 1', () => {
+    const nonNegative = fc.double({ min: 0, max: 1e6, noNaN: true });
+    fc.assert(
+      fc.property(fc.array(nonNegative, { minLength: 1 }), (scores) => {
+        const normalized = minMaxNormalize(scores, { floor: 0 });
+        const max = Math.max(...scores);
+        scores.forEach((a, i) => {
+          const na = normalized[i] as number;
+          expect(na).toBeGreaterThanOrEqual(0);
+          expect(na).toBeLessThanOrEqual(1);
+          if (a === max) expect(na).toBe(1);
+          scores.forEach((b, j) => {
+            if (a < b) expect(na).toBeLessThanOrEqual(normalized[j] as number);
+          });
+        });
+      }),
+    );
+  });
 });

@@ -1,9 +1,9 @@
 // This file is the public API of @docs/search.
 export type { ResultFormat, SearchAllOptions, SearchOptions } from './options.js';
-export { analyzeQuery } from './query.js';
 export type { AnalyzedQuery } from './query.js';
-export { readDoc } from './read-doc.js';
+export { analyzeQuery } from './query.js';
 export type { ReadDocOptions, ReadDocResponse } from './read-doc.js';
+export { readDoc } from './read-doc.js';
 export type { DocResult, SearchResponse, SearchStatus } from './results.js';
 export { getDocs, searchAll } from './search.js';
 export { STOP_WORDS } from './stop-words.js';

@@ -19,6 +19,8 @@ export interface SearchOptions {
   readonly weights?: ColumnWeights;
   /** How many chunks each library contributes before merging. @default 50 */
   readonly candidates?: number;
+  /** How strongly a chunk's share of the query terms scales its BM25 score (0 = not at all). @default 2 */
+  readonly coverageExponent?: number;
 }
 
 /** Options of searchAll. */
@@ -35,6 +37,7 @@ export interface ResolvedOptions {
   readonly drop: number;
   readonly weights: ColumnWeights;
   readonly candidates: number;
+  readonly coverageExponent: number;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -47,6 +50,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     drop: options.drop ?? 0.5,
     weights: options.weights ?? { title: 2, headings: 4, body: 1 },
     candidates: options.candidates ?? 50,
+    coverageExponent: options.coverageExponent ?? 2,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
@@ -60,6 +64,10 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   if (resolved.format !== 'full' && resolved.format !== 'index') {
     throw new RangeError(`format must be "full" or "index", got ${JSON.stringify(resolved.format)}`);
   }
-  if (!(resolved.drop >= 0 && resolved.drop <= 1)) throw new RangeError(`drop must be between 0 and 1, got ${resolved.drop}`);
+  if (!(resolved.drop >= 0 && resolved.drop <= 1))
+    throw new RangeError(`drop must be between 0 and 1, got ${resolved.drop}`);
+  if (!(resolved.coverageExponent >= 0 && Number.isFinite(resolved.coverageExponent))) {
+    throw new RangeError(`coverageExponent must be a finite number ≥ 0, got ${resolved.coverageExponent}`);
+  }
   return resolved;
 }

@@ -25,7 +25,9 @@ const TERM = /[\p{L}\p{N}\p{M}]+(?:[._:/'’-]+[\p{L}\p{N}\p{M}]+)*/gu;
  * analyzeQuery('how do I mock timers in vitest', { alsoDrop: ['vitest'] }).terms // ['mock', 'timers']
  */
 export function analyzeQuery(topic: string, options: { alsoDrop?: readonly string[] } = {}): AnalyzedQuery {
-  const words = [...new Set((topic.normalize('NFKC').toLowerCase().match(TERM) ?? []).map((w) => w.replaceAll('’', "'")))];
+  const words = [
+    ...new Set((topic.normalize('NFKC').toLowerCase().match(TERM) ?? []).map((w) => w.replaceAll('’', "'"))),
+  ];
   const extra = new Set((options.alsoDrop ?? []).map((w) => w.toLowerCase()));
   const isNoise = (w: string) => STOP_WORDS.has(w) || extra.has(w);
   const kept = words.filter((w) => !isNoise(w));

@@ -39,7 +39,12 @@ const EXTENSIONS = ['', '.md', '.mdx', '.markdown', '/index.md', '/index.mdx', '
  * const page = await readDoc(store, 'vitest', 'guide/mocking.md', { tokens: 4000 });
  * if (page.nextOffset !== undefined) await readDoc(store, 'vitest', 'guide/mocking.md', { tokens: 4000, offset: page.nextOffset });
  */
-export async function readDoc(store: PackageStore, library: string, path: string, options: ReadDocOptions = {}): Promise<ReadDocResponse> {
+export async function readDoc(
+  store: PackageStore,
+  library: string,
+  path: string,
+  options: ReadDocOptions = {},
+): Promise<ReadDocResponse> {
   const budget = options.tokens ?? 0;
   const offset = options.offset ?? 0;
   if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`tokens must be a whole number ≥ 0, got ${budget}`);
@@ -50,11 +55,22 @@ export async function readDoc(store: PackageStore, library: string, path: string
       found.error.code === 'no-packages'
         ? 'No documentation packages are installed. Add one with: docs add <folder> --name <name> --version <version>'
         : found.error.message;
-    return { status: found.error.code, message, content: '', tokens: 0, offset, installed: found.error.installed.map(formatPackageId) };
+    return {
+      status: found.error.code,
+      message,
+      content: '',
+      tokens: 0,
+      offset,
+      installed: found.error.installed.map(formatPackageId),
+    };
   }
   const label = formatPackageId(found.value);
   const reader = store.reader(found.value);
-  const wanted = path.trim().replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/#.*$/, '');
+  const wanted = path
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^\.?\/+/, '')
+    .replace(/#.*$/, '');
   let doc = await reader.document(wanted);
   if (!doc) {
     const all = await reader.documents();
@@ -62,23 +78,40 @@ export async function readDoc(store: PackageStore, library: string, path: string
     const match = all.find((d) => EXTENSIONS.some((ext) => d.path.toLowerCase() === lower + ext));
     if (match) doc = await reader.document(match.path);
     if (!doc) {
-      const base = lower.split('/').at(-1)?.replace(/\.[a-z]+$/, '') ?? lower;
+      const base =
+        lower
+          .split('/')
+          .at(-1)
+          ?.replace(/\.[a-z]+$/, '') ?? lower;
       const suggestions = all
         .filter((d) => d.path.toLowerCase().includes(base))
         .slice(0, 5)
         .map((d) => d.path);
       const hint = suggestions.length > 0 ? ` Close: ${suggestions.join(', ')}` : ' Search first to find a page path.';
-      return { status: 'unknown-path', message: `${label} has no document "${path}".${hint}`, library: label, content: '', tokens: 0, offset, suggestions };
+      return {
+        status: 'unknown-path',
+        message: `${label} has no document "${path}".${hint}`,
+        library: label,
+        content: '',
+        tokens: 0,
+        offset,
+        suggestions,
+      };
     }
   }
   const rest = doc.content.slice(offset);
   const countTokens = await loadTokenCounter();
   const whole = { content: rest, tokens: countTokens(rest) };
-  const part = budget === 0 ? { content: rest, tokens: whole.tokens, truncated: false } : tokenBudget([whole], { budget, countTokens }).items[0];
+  const part =
+    budget === 0
+      ? { content: rest, tokens: whole.tokens, truncated: false }
+      : tokenBudget([whole], { budget, countTokens }).items[0];
   const content = part?.content ?? '';
   const consumed = offset + content.length;
   // Skip the blank lines after the cut so the next part starts on text.
-  const next = part?.truncated ? consumed + (doc.content.slice(consumed).length - doc.content.slice(consumed).trimStart().length) : undefined;
+  const next = part?.truncated
+    ? consumed + (doc.content.slice(consumed).length - doc.content.slice(consumed).trimStart().length)
+    : undefined;
   const more = next !== undefined && next < doc.content.length;
   return {
     status: 'ok',

@@ -25,6 +25,8 @@ interface Candidate {
   readonly raw: number;
   /** Normalised within its library, [0, 1]. */
   readonly score: number;
+  /** How many of the query's terms the chunk holds. */
+  readonly coverage: number;
 }
 
 /** A run of adjacent chunks of one document, shown as one result. */
@@ -63,7 +65,11 @@ export async function getDocs(
  * @example
  * const answer = await searchAll(store, 'enable CORS');
  */
-export async function searchAll(store: PackageStore, topic: string, options: SearchAllOptions = {}): Promise<SearchResponse> {
+export async function searchAll(
+  store: PackageStore,
+  topic: string,
+  options: SearchAllOptions = {},
+): Promise<SearchResponse> {
   const resolved = resolveOptions(options);
   let packages: InstalledPackage[];
   if (options.libraries && options.libraries.length > 0) {
@@ -100,17 +106,17 @@ async function search(
   const searched = targets.map((t) => t.label);
   const { terms } = analyzeQuery(topic, analysis);
   if (terms.length === 0) {
-    return empty('no-match', `The topic "${topic}" has no words to search for. Use words, an API name or an error message.`, searched, terms, 'none');
+    return empty(
+      'no-match',
+      `The topic "${topic}" has no words to search for. Use words, an API name or an error message.`,
+      searched,
+      terms,
+      'none',
+    );
   }
   const perLibrary = Math.max(options.candidates, options.offset + options.limit);
-  // Strict first: chunks holding every term. Only when no library has one do
-  // we fall back to chunks holding some terms, ranked by how many they hold.
-  let match: 'all' | 'some' = 'all';
-  let lists = await Promise.all(targets.map((t) => strictCandidates(t, terms, perLibrary, options)));
-  if (terms.length > 1 && lists.every((l) => l.length === 0)) {
-    match = 'some';
-    lists = await Promise.all(targets.map((t) => partialCandidates(t, terms, perLibrary, options)));
-  }
+  const lists = await Promise.all(targets.map((t) => candidates(t, terms, perLibrary, options)));
+  const match = lists.some((l) => l.some((c) => c.coverage === terms.length)) ? 'all' : 'some';
   const merged = lists.flat().sort(byScore);
   if (merged.length === 0) {
     const where = targets.length === 1 ? searched[0] : `the ${targets.length} libraries searched`;
@@ -123,9 +129,14 @@ async function search(
     );
   }
   const kept = relevanceDrop(merged, { drop: options.drop });
-  const groups = mergeAdjacent(kept);
+  // Merging serves reading, so only the full format does it; an index entry points at one section.
+  const groups =
+    options.format === 'full'
+      ? mergeAdjacent(kept)
+      : kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score }));
   const page = groups.slice(options.offset, options.offset + options.limit);
-  const results = options.format === 'index' ? page.map((g) => toResult(g, undefined)) : await withContent(page, options);
+  const results =
+    options.format === 'index' ? page.map((g) => toResult(g, undefined)) : await withContent(page, options);
   const totalTokens = options.format === 'index' ? 0 : results.reduce((sum, r) => sum + r.tokens, 0);
   const message =
     results.length > 0
@@ -134,28 +145,34 @@ async function search(
   return { status: 'ok', message, results, total: groups.length, totalTokens, searched, query: { terms, match } };
 }
 
-async function strictCandidates(target: Target, terms: readonly string[], limit: number, options: ResolvedOptions): Promise<Candidate[]> {
-  const hits = await target.reader.search({ terms, mode: 'all' }, { limit, weights: options.weights });
-  return normalised(
-    target,
-    hits,
-    hits.map((h) => h.score),
-  );
-}
-
-async function partialCandidates(target: Target, terms: readonly string[], limit: number, options: ResolvedOptions): Promise<Candidate[]> {
+/**
+ * A library's best chunks for the terms: any chunk holding at least one term,
+ * scored by BM25 times the share of the terms it holds (raised to
+ * `coverageExponent`), so chunks holding every word come first and a question
+ * with a word the docs never use still finds the sections holding the rest.
+ */
+async function candidates(
+  target: Target,
+  terms: readonly string[],
+  limit: number,
+  options: ResolvedOptions,
+): Promise<Candidate[]> {
   const hits = await target.reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
   if (hits.length === 0) return [];
-  const coverage = await target.reader.termCoverage(terms, hits.map((h) => h.id));
-  const best = Math.max(...hits.map((h) => h.score));
-  // Coverage decides; BM25 (scaled below one term's worth) orders within a coverage level.
-  const raw = hits.map((h) => (coverage.get(h.id) ?? 1) + (best > 0 ? (0.5 * h.score) / best : 0));
-  return normalised(target, hits, raw);
-}
-
-function normalised(target: Target, hits: readonly ChunkHit[], raw: readonly number[]): Candidate[] {
-  const scores = minMaxNormalize(raw);
-  return hits.map((hit, i) => ({ target, hit, raw: raw[i] ?? 0, score: scores[i] ?? 0 }));
+  const coverage =
+    terms.length === 1
+      ? undefined
+      : await target.reader.termCoverage(
+          terms,
+          hits.map((h) => h.id),
+        );
+  const covered = hits.map((h) => (coverage ? (coverage.get(h.id) ?? 1) : 1));
+  const raw = hits.map((h, i) => h.score * ((covered[i] ?? 1) / terms.length) ** options.coverageExponent);
+  // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
+  const scores = minMaxNormalize(raw, { floor: 0 });
+  return hits
+    .map((hit, i) => ({ target, hit, raw: raw[i] ?? 0, score: scores[i] ?? 0, coverage: covered[i] ?? 1 }))
+    .sort((x, y) => y.raw - x.raw);
 }
 
 function byScore(a: Candidate, b: Candidate): number {
@@ -204,7 +221,8 @@ function toResult(group: Group, content: string | undefined, tokens?: number): D
 
 async function withContent(page: readonly Group[], options: ResolvedOptions): Promise<DocResult[]> {
   const idsByTarget = new Map<Target, number[]>();
-  for (const g of page) idsByTarget.set(g.target, [...(idsByTarget.get(g.target) ?? []), ...g.members.map((m) => m.id)]);
+  for (const g of page)
+    idsByTarget.set(g.target, [...(idsByTarget.get(g.target) ?? []), ...g.members.map((m) => m.id)]);
   const contents = new Map<Target, Map<number, string>>();
   for (const [target, ids] of idsByTarget) contents.set(target, await target.reader.chunkContents(ids));
   const items = page.map((g) => {
@@ -216,7 +234,12 @@ async function withContent(page: readonly Group[], options: ResolvedOptions): Pr
       const previous = g.members[i - 1];
       const ownHeading = m.breadcrumb.at(-1);
       // A later member that starts a new section keeps its heading, so the merged text reads as the page does.
-      if (previous && ownHeading !== undefined && m.level > 0 && JSON.stringify(previous.breadcrumb) !== JSON.stringify(m.breadcrumb)) {
+      if (
+        previous &&
+        ownHeading !== undefined &&
+        m.level > 0 &&
+        JSON.stringify(previous.breadcrumb) !== JSON.stringify(m.breadcrumb)
+      ) {
         const line = `${'#'.repeat(Math.min(m.level + 1, 6))} ${ownHeading}`;
         // Counted generously (two characters a token) so the budget holds without loading the tokenizer.
         tokens += Math.ceil(line.length / 2) + 1;
@@ -230,7 +253,10 @@ async function withContent(page: readonly Group[], options: ResolvedOptions): Pr
   // The tokenizer is needed only to cut a top result larger than the whole budget.
   const countTokens = (items[0]?.tokens ?? 0) > budget ? await loadTokenCounter() : undefined;
   const fitted = tokenBudget(items, { budget, ...(countTokens ? { countTokens } : {}) });
-  return fitted.items.map((item) => ({ ...toResult(item.group, item.content, item.tokens), truncated: item.truncated }));
+  return fitted.items.map((item) => ({
+    ...toResult(item.group, item.content, item.tokens),
+    truncated: item.truncated,
+  }));
 }
 
 function empty(

@@ -1,15 +1,28 @@
-/** Levenshtein distance, for "did you mean" suggestions over a handful of names. */
+/**
+ * Edit distance counting an insertion, deletion, substitution or swap of two
+ * neighbouring letters as one edit (optimal string alignment): "alpah" is
+ * one typo away from "alpha", not two.
+ */
 function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    const row: number[] = [i];
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
+      const above = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] ?? 0) + 1);
+      }
+      row.push(best);
     }
-    previous = current;
+    rows.push(row);
   }
-  return previous[b.length] ?? 0;
+  return (rows[a.length] as number[])[b.length] ?? 0;
 }
 
 /**

@@ -1,7 +1,9 @@
 // This file is the public API of @docs/store.
-export { StoreError } from './errors.js';
+
 export type { StoreErrorCode } from './errors.js';
+export { StoreError } from './errors.js';
 export { resolveHome } from './home.js';
+export type { PackageId } from './names.js';
 export {
   assertValidName,
   assertValidVersion,
@@ -11,16 +13,15 @@ export {
   parsePackageFileName,
   parsePackageSpec,
 } from './names.js';
-export type { PackageId } from './names.js';
-export { inspectPackageFile } from './package-file.js';
 export type { PackageInfo } from './package-file.js';
-export { matchExpression, PackageReader } from './package-reader.js';
+export { inspectPackageFile } from './package-file.js';
 export type { ChunkHit, ColumnWeights, PackageStats, StoredDocument, TermQuery } from './package-reader.js';
-export { PackageStore } from './package-store.js';
+export { matchExpression, PackageReader } from './package-reader.js';
 export type { InstalledPackage, ResolveError, ResolveResult } from './package-store.js';
-export { writePackage } from './package-writer.js';
+export { PackageStore } from './package-store.js';
 export type { ChunkInput, DocumentInput, PackageMeta, WritePackageOptions, WriteSummary } from './package-writer.js';
-export { PACKAGE_FORMAT_VERSION } from './schema.js';
+export { writePackage } from './package-writer.js';
 export type { PackageDatabase } from './schema.js';
-export { loadTokenCounter } from './tokens.js';
+export { PACKAGE_FORMAT_VERSION } from './schema.js';
 export type { TokenCounter } from './tokens.js';
+export { loadTokenCounter } from './tokens.js';

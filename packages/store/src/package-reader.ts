@@ -143,7 +143,11 @@ export class PackageReader {
 
   /** One document by its path (exact match), or undefined. */
   async document(path: string): Promise<StoredDocument | undefined> {
-    return this.#db.selectFrom('documents').select(['path', 'title', 'content']).where('path', '=', path).executeTakeFirst();
+    return this.#db
+      .selectFrom('documents')
+      .select(['path', 'title', 'content'])
+      .where('path', '=', path)
+      .executeTakeFirst();
   }
 
   /** Every document's path and title, by path. */
@@ -155,9 +159,15 @@ export class PackageReader {
   async stats(): Promise<PackageStats> {
     const row = await this.#db
       .selectFrom('chunks')
-      .select((eb) => [eb.fn.countAll<number>().as('chunks'), eb.fn.coalesce(eb.fn.sum<number>('tokens'), eb.lit(0)).as('tokens')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('chunks'),
+        eb.fn.coalesce(eb.fn.sum<number>('tokens'), eb.lit(0)).as('tokens'),
+      ])
       .executeTakeFirstOrThrow();
-    const docs = await this.#db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const docs = await this.#db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return { documents: Number(docs.n), chunks: Number(row.chunks), tokens: Number(row.tokens) };
   }
 

@@ -54,7 +54,12 @@ describe('writePackage and inspectPackageFile', () => {
     expect(summary).toMatchObject({ documents: 2, chunks: 3, tokens: 24 });
     expect(summary.bytes).toBeGreaterThan(0);
     const info = await inspectPackageFile(file);
-    expect(info).toMatchObject({ name: 'demo', version: '1.0.0', source: '/docs', formatVersion: PACKAGE_FORMAT_VERSION });
+    expect(info).toMatchObject({
+      name: 'demo',
+      version: '1.0.0',
+      source: '/docs',
+      formatVersion: PACKAGE_FORMAT_VERSION,
+    });
     expect(await readdir(dir)).toEqual(['out.db']);
   });
 
@@ -69,7 +74,9 @@ describe('writePackage and inspectPackageFile', () => {
   });
 
   it('rejects invalid names before writing anything', async () => {
-    await expect(writePackage(path.join(dir, 'x.db'), { name: '../evil', version: '1' }, [])).rejects.toThrow(StoreError);
+    await expect(writePackage(path.join(dir, 'x.db'), { name: '../evil', version: '1' }, [])).rejects.toThrow(
+      StoreError,
+    );
     expect(await readdir(dir)).toEqual([]);
   });
 });
@@ -159,7 +166,12 @@ describe('PackageStore', () => {
     if (!first.ok) throw new Error('expected lib');
     expect(await store.reader(first.value).search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).toHaveLength(1);
     const replacement: DocumentInput[] = [
-      { path: 'a.md', title: 'A', content: 'x', chunks: [{ breadcrumb: [], level: 0, content: 'nothing relevant', tokens: 2 }] },
+      {
+        path: 'a.md',
+        title: 'A',
+        content: 'x',
+        chunks: [{ breadcrumb: [], level: 0, content: 'nothing relevant', tokens: 2 }],
+      },
     ];
     await store.install(await build('lib', '1.0.0', replacement));
     const second = await store.resolve('lib');
@@ -223,7 +235,10 @@ describe('names and versions', () => {
     expect(parsePackageFileName(file)).toEqual(id);
   });
 
-  test.each([['.hidden@1.db'], ['noversion.db'], ['x@1.db.partial'], ['readme.txt']])('%s is not a package file', (file) => {
-    expect(parsePackageFileName(file)).toBeUndefined();
-  });
+  test.each([['.hidden@1.db'], ['noversion.db'], ['x@1.db.partial'], ['readme.txt']])(
+    '%s is not a package file',
+    (file) => {
+      expect(parsePackageFileName(file)).toBeUndefined();
+    },
+  );
 });

@@ -4,7 +4,14 @@ import path from 'node:path';
 import semver from 'semver';
 import { closestName } from './closest.js';
 import { StoreError } from './errors.js';
-import { compareVersions, formatPackageId, type PackageId, packageFileName, parsePackageFileName, parsePackageSpec } from './names.js';
+import {
+  compareVersions,
+  formatPackageId,
+  type PackageId,
+  packageFileName,
+  parsePackageFileName,
+  parsePackageSpec,
+} from './names.js';
 import { inspectPackageFile, type PackageInfo } from './package-file.js';
 import { PackageReader } from './package-reader.js';
 import { openPackageDatabase } from './sqlite.js';
@@ -27,7 +34,9 @@ export interface ResolveError {
   readonly suggestion?: string;
 }
 
-export type ResolveResult = { readonly ok: true; readonly value: InstalledPackage } | { readonly ok: false; readonly error: ResolveError };
+export type ResolveResult =
+  | { readonly ok: true; readonly value: InstalledPackage }
+  | { readonly ok: false; readonly error: ResolveError };
 
 /** Partial files older than this are left over from a crash and may be removed. */
 const STALE_PARTIAL_MS = 24 * 60 * 60 * 1000;
@@ -82,7 +91,10 @@ export class PackageStore {
     const wantedVersion = version ?? parsed.version;
     const name = parsed.name.toLowerCase();
     if (installed.length === 0) {
-      return { ok: false, error: { code: 'no-packages', message: 'no documentation packages are installed', installed } };
+      return {
+        ok: false,
+        error: { code: 'no-packages', message: 'no documentation packages are installed', installed },
+      };
     }
     const versions = installed.filter((p) => p.name.toLowerCase() === name);
     if (versions.length === 0) {
@@ -104,7 +116,9 @@ export class PackageStore {
     const exact = versions.find((p) => p.version.toLowerCase() === wantedVersion.toLowerCase());
     if (exact) return { ok: true, value: exact };
     const range = semver.validRange(wantedVersion, { loose: true });
-    const inRange = range ? versions.find((p) => semver.satisfies(p.version, range, { includePrerelease: true, loose: true })) : undefined;
+    const inRange = range
+      ? versions.find((p) => semver.satisfies(p.version, range, { includePrerelease: true, loose: true }))
+      : undefined;
     if (inRange) return { ok: true, value: inRange };
     return {
       ok: false,
@@ -122,7 +136,10 @@ export class PackageStore {
    * to a temporary name inside the store, then renamed), replacing the same
    * name@version if present. An invalid file leaves the store unchanged.
    */
-  async install(file: string, options: { move?: boolean } = {}): Promise<{ installed: InstalledPackage; info: PackageInfo; replaced: boolean }> {
+  async install(
+    file: string,
+    options: { move?: boolean } = {},
+  ): Promise<{ installed: InstalledPackage; info: PackageInfo; replaced: boolean }> {
     const info = await inspectPackageFile(file);
     await mkdir(this.dir, { recursive: true });
     await this.#removeStalePartials();
@@ -141,11 +158,17 @@ export class PackageStore {
       await rename(staged, target);
     } catch (error) {
       if (staged !== file) await rm(staged, { force: true });
-      throw new StoreError('io', `could not install ${formatPackageId(info)}: ${(error as Error).message}`, { cause: error });
+      throw new StoreError('io', `could not install ${formatPackageId(info)}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     if (options.move && staged !== file) await rm(file, { force: true });
     const { size, mtimeMs } = await stat(target);
-    return { installed: { name: info.name, version: info.version, file: target, bytes: size, mtimeMs }, info, replaced };
+    return {
+      installed: { name: info.name, version: info.version, file: target, bytes: size, mtimeMs },
+      info,
+      replaced,
+    };
   }
 
   /**
@@ -156,7 +179,8 @@ export class PackageStore {
     const { name, version } = parsePackageSpec(spec.trim());
     const installed = await this.list();
     const versions = installed.filter((p) => p.name.toLowerCase() === name.toLowerCase());
-    const matches = version === undefined ? versions : versions.filter((p) => p.version.toLowerCase() === version.toLowerCase());
+    const matches =
+      version === undefined ? versions : versions.filter((p) => p.version.toLowerCase() === version.toLowerCase());
     if (matches.length === 0) {
       const known = versions.length > 0 ? versions.map(formatPackageId).join(', ') : describeInstalled(installed);
       throw new StoreError('not-installed', `${spec} is not installed. Installed: ${known}`);

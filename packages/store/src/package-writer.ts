@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rm, rename, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { StoreError } from './errors.js';
@@ -101,7 +101,10 @@ export async function writePackage(
         options.signal?.throwIfAborted();
         documentCount += 1;
         const documentId = documentCount;
-        await trx.insertInto('documents').values({ id: documentId, path: doc.path, title: doc.title, content: doc.content }).execute();
+        await trx
+          .insertInto('documents')
+          .values({ id: documentId, path: doc.path, title: doc.title, content: doc.content })
+          .execute();
         const headingsOf = (chunk: ChunkInput) => chunk.breadcrumb.join(' ');
         // Multi-row inserts in batches stay well under SQLite's variable limit.
         for (let start = 0; start < doc.chunks.length; start += 200) {
@@ -118,7 +121,8 @@ export async function writePackage(
           await trx.insertInto('chunks').values(rows).execute();
           const ftsRows = sql.join(
             batch.map(
-              (chunk, i) => sql`(${chunkCount + i + 1}, ${doc.title}, ${headingsOf(chunk)}, ${chunk.indexText ?? chunk.content})`,
+              (chunk, i) =>
+                sql`(${chunkCount + i + 1}, ${doc.title}, ${headingsOf(chunk)}, ${chunk.indexText ?? chunk.content})`,
             ),
           );
           await sql`INSERT INTO chunks_fts (rowid, title, headings, body) VALUES ${ftsRows}`.execute(trx);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildPackage, type BuildProgress } from '@docs/ingest';
+import { type BuildProgress, buildPackage } from '@docs/ingest';
 import { formatPackageId, parsePackageSpec } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -40,12 +40,20 @@ export async function add(folder: string, options: AddOptions, globals: GlobalOp
       output,
       source: root,
       signal: abort.signal,
-      ...(options.description ?? inferred.description ? { description: options.description ?? inferred.description } : {}),
+      ...((options.description ?? inferred.description)
+        ? { description: options.description ?? inferred.description }
+        : {}),
       ...(progress ? { onProgress: progress.update } : {}),
     });
     progress?.clear();
     const { installed, replaced } = await store.install(summary.output, { move: true });
-    const result = { library: formatPackageId(installed), file: installed.file, replaced, ...summary, output: undefined };
+    const result = {
+      library: formatPackageId(installed),
+      file: installed.file,
+      replaced,
+      ...summary,
+      output: undefined,
+    };
     if (globals.json) {
       printJson(result);
       return;

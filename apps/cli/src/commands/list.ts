@@ -28,14 +28,18 @@ export async function list(globals: GlobalOptions): Promise<void> {
       return;
     }
     if (rows.length === 0) {
-      process.stdout.write(`No libraries installed in ${store.dir}. Add one with: docs add <folder> --name <name> --version <version>\n`);
+      process.stdout.write(
+        `No libraries installed in ${store.dir}. Add one with: docs add <folder> --name <name> --version <version>\n`,
+      );
       return;
     }
     const width = Math.max(...rows.map((r) => r.library.length));
     for (const r of rows) {
       const size = `${(r.bytes / 1e6).toFixed(1)} MB`;
       const about = r.description ? `  ${r.description}` : '';
-      process.stdout.write(`${r.library.padEnd(width)}  ${String(r.sections).padStart(6)} sections  ${size.padStart(8)}${about}\n`);
+      process.stdout.write(
+        `${r.library.padEnd(width)}  ${String(r.sections).padStart(6)} sections  ${size.padStart(8)}${about}\n`,
+      );
     }
   } finally {
     await store.close();

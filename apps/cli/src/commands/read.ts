@@ -4,7 +4,12 @@ import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../main.js';
 
 /** `docs read <library> <path>`: a whole document, or a part of it with --tokens/--offset. */
-export async function read(library: string, path: string, options: { tokens: number; offset: number }, globals: GlobalOptions): Promise<void> {
+export async function read(
+  library: string,
+  path: string,
+  options: { tokens: number; offset: number },
+  globals: GlobalOptions,
+): Promise<void> {
   const store = openStore(globals);
   try {
     const page = await readDoc(store, library, path, options);
@@ -14,7 +19,8 @@ export async function read(library: string, path: string, options: { tokens: num
       return;
     }
     process.stdout.write(`${page.content}\n`);
-    if (page.nextOffset !== undefined) process.stderr.write(`(more: docs read ${library} ${page.path} --offset ${page.nextOffset})\n`);
+    if (page.nextOffset !== undefined)
+      process.stderr.write(`(more: docs read ${library} ${page.path} --offset ${page.nextOffset})\n`);
   } finally {
     await store.close();
   }

@@ -4,7 +4,12 @@ import { UsageError } from '../errors.js';
 import type { GlobalOptions, QueryOptions } from '../main.js';
 
 /** `docs get <library> <topic>`: search one library. */
-export async function get(library: string, topic: string, options: QueryOptions, globals: GlobalOptions): Promise<void> {
+export async function get(
+  library: string,
+  topic: string,
+  options: QueryOptions,
+  globals: GlobalOptions,
+): Promise<void> {
   const store = openStore(globals);
   try {
     show(await getDocs(store, library, topic, options), globals);
@@ -14,10 +19,17 @@ export async function get(library: string, topic: string, options: QueryOptions,
 }
 
 /** `docs search <topic>`: search every installed library, or those given with --library. */
-export async function search(topic: string, options: QueryOptions & { library?: string[] }, globals: GlobalOptions): Promise<void> {
+export async function search(
+  topic: string,
+  options: QueryOptions & { library?: string[] },
+  globals: GlobalOptions,
+): Promise<void> {
   const store = openStore(globals);
   try {
-    show(await searchAll(store, topic, { ...options, ...(options.library ? { libraries: options.library } : {}) }), globals);
+    show(
+      await searchAll(store, topic, { ...options, ...(options.library ? { libraries: options.library } : {}) }),
+      globals,
+    );
   } finally {
     await store.close();
   }
@@ -25,7 +37,8 @@ export async function search(topic: string, options: QueryOptions & { library?: 
 
 function show(response: SearchResponse, globals: GlobalOptions): void {
   // An unknown library is bad input: one line on stderr, exit 2. "Nothing matched" is an answer.
-  if (response.status === 'unknown-library' || response.status === 'unknown-version') throw new UsageError(response.message);
+  if (response.status === 'unknown-library' || response.status === 'unknown-version')
+    throw new UsageError(response.message);
   if (globals.json) {
     printJson(response);
     return;
@@ -38,7 +51,9 @@ function show(response: SearchResponse, globals: GlobalOptions): void {
   for (const r of response.results) {
     const trail = r.breadcrumb[0] === r.title ? r.breadcrumb : [r.title, ...r.breadcrumb];
     const cut = r.truncated ? ' · truncated' : '';
-    out.push(`── ${r.library} · ${trail.join(' > ')} · ${r.path} · score ${r.score.toFixed(2)} · ${r.tokens} tokens${cut}`);
+    out.push(
+      `── ${r.library} · ${trail.join(' > ')} · ${r.path} · score ${r.score.toFixed(2)} · ${r.tokens} tokens${cut}`,
+    );
     if (r.content !== undefined) out.push('', r.content, '');
   }
   out.push(`${response.message}; ${response.totalTokens} tokens`);

@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// These tests run the built command as a user would: a real process, a real store.
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
+let home: string;
+
+function docs(...args: string[]) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    env: { ...process.env, DOCS_HOME: home },
+    encoding: 'utf8',
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function json(...args: string[]) {
+  const result = docs(...args, '--json');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+beforeAll(async () => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build)`);
+  home = await mkdtemp(path.join(tmpdir(), 'docs-cli-'));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('docs', () => {
+  it('prints its version and help', () => {
+    expect(docs('--version').stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const help = docs('--help');
+    expect(help.code).toBe(0);
+    for (const command of ['add', 'list', 'remove', 'get', 'search', 'read']) expect(help.stdout).toContain(command);
+  });
+
+  it('adds folders, with the name and version given or read from a name@version folder', () => {
+    const alpha = docs('add', path.join(fixtures, 'alpha@1.0.0'), '--name', 'alpha', '--version', '1.0.0');
+    expect(alpha.code).toBe(0);
+    expect(alpha.stdout).toMatch(/^Added alpha@1\.0\.0: 2 documents, \d+ sections/);
+    const beta = json('add', path.join(fixtures, 'beta@2.0.0'));
+    expect(beta).toMatchObject({ library: 'beta@2.0.0', documents: 2, replaced: false });
+  });
+
+  it('lists what is installed', () => {
+    const listed = json('list');
+    expect(listed.libraries.map((l: { library: string }) => l.library)).toEqual(['alpha@1.0.0', 'beta@2.0.0']);
+    expect(docs('list').stdout).toMatch(/alpha@1\.0\.0\s+\d+ sections/);
+  });
+
+  it('gets the right section first from one library', () => {
+    const answer = json('get', 'alpha', 'fake timers');
+    expect(answer.status).toBe('ok');
+    expect(answer.results[0]).toMatchObject({ library: 'alpha@1.0.0', path: 'guide/timers.md' });
+    expect(answer.results[0].breadcrumb[0]).toBe('Fake timers');
+    const human = docs('get', 'alpha', 'how do I mock timers in alpha');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/── alpha@1\.0\.0 · Fake timers.* · guide\/timers\.md · score 1\.00/);
+  });
+
+  it('never indexes node_modules or hidden folders, and strips MDX', () => {
+    expect(json('get', 'alpha', 'zzzskipped').status).toBe('no-match');
+    const answer = json('get', 'alpha', 'install the CLI', '--format', 'full');
+    const content = answer.results.map((r: { content: string }) => r.content).join('\n');
+    expect(content).toContain('npm install alpha');
+    expect(content).not.toContain('<Tab');
+    expect(content).not.toContain('import {');
+  });
+
+  it('searches across libraries with scores in [0, 1] and the total within the budget', () => {
+    const answer = json('search', 'enable CORS');
+    const libraries = new Set(answer.results.map((r: { library: string }) => r.library));
+    expect(libraries.size).toBeGreaterThanOrEqual(2);
+    for (const r of answer.results) {
+      expect(r.score).toBeGreaterThanOrEqual(0);
+      expect(r.score).toBeLessThanOrEqual(1);
+    }
+    expect(answer.totalTokens).toBeLessThanOrEqual(2000);
+    const restricted = json('search', 'cors', '--library', 'beta');
+    expect(restricted.searched).toEqual(['beta@2.0.0']);
+  });
+
+  it('answers query text full of FTS5 syntax without an SQL error', () => {
+    const result = docs('get', 'alpha', '"unbalanced ( AND NOT -x:* ^');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).not.toMatch(/SQL|syntax error|fts5/i);
+  });
+
+  it('reads a whole page', () => {
+    const page = docs('read', 'alpha', 'guide/timers.md');
+    expect(page.code).toBe(0);
+    expect(page.stdout).toContain('## Restoring real timers');
+    expect(page.stdout).toContain('# this is a comment, not a heading');
+  });
+
+  it('refuses bad input with one line on stderr and exit code 2, writing nothing', async () => {
+    const before = await readdir(home);
+    const cases = [
+      docs('get', 'nosuchlib', 'x'),
+      docs('add', path.join(fixtures, 'missing-folder'), '--name', 'x', '--version', '1'),
+      docs('add', fixtures),
+      docs('get', 'alpha', 'x', '--limit', 'many'),
+      docs('get', 'alpha', 'x', '--format', 'xml'),
+      docs('frobnicate'),
+      docs('read', 'alpha', 'no/such/page.md'),
+      docs('remove', 'nosuchlib'),
+    ];
+    for (const result of cases) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+      expect(result.stderr).toMatch(/^docs: /);
+      expect(result.stdout).toBe('');
+    }
+    expect(docs('get', 'alpah', 'x').stderr).toMatch(/Did you mean "alpha"\?.*alpha@1\.0\.0, beta@2\.0\.0/);
+    expect(await readdir(home)).toEqual(before);
+  });
+
+  it('removes a library', () => {
+    expect(docs('remove', 'beta').stdout).toBe('Removed beta@2.0.0\n');
+    expect(json('list').libraries).toHaveLength(1);
+  });
+});
