@@ -225,7 +225,7 @@ describe('parseMarkdown: splitting', () => {
 
 describe('parseMarkdown: large sources', () => {
   const build = (sectionCount: number) => {
-    const parts: string[] = ['Preamble before any heading.'];
+    const parts: string[] = ['Preamble before any heading, see the [guide][guide-ref].'];
     for (let index = 0; index < sectionCount; index++) {
       const level = ['#', '##', '###'][index % 3] as string;
       parts.push(
@@ -237,6 +237,7 @@ describe('parseMarkdown: large sources', () => {
         `More text ${index}.`,
       );
     }
+    parts.push('[guide-ref]: https://example.com/guide');
     return parts.join('\n\n');
   };
 
@@ -247,6 +248,8 @@ describe('parseMarkdown: large sources', () => {
     expect(source.length).toBeGreaterThan(10 * 300);
     expect(pieces).toEqual(whole);
     expect(crumbs(whole.sections)).toContain('Section 27 > Section 28 > Section 29');
+    // The reference defined in the last piece resolves in the first one.
+    expect(pieces.sections[0]?.text).toBe('Preamble before any heading, see the guide.');
   });
 
   it('cuts at blank lines when no heading fits, keeping sections intact', () => {

@@ -66,6 +66,11 @@ export interface ParseOptions {
 // The default preset keeps GFM tables and strikethrough; linkify and
 // typographer stay off since they only change rendering, not structure.
 const markdown = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+// Link URLs are dropped from the text and never rendered, so the per-link URL
+// parsing, punycode and percent-encoding work is wasted (~5% of parse time).
+markdown.normalizeLink = (url) => url;
+markdown.normalizeLinkText = (text) => text;
+markdown.validateLink = () => true;
 
 const DEFAULT_MAX_SECTION_TOKENS = 800;
 const DEFAULT_MAX_PIECE_CHARS = 1_000_000;
@@ -73,9 +78,15 @@ const HEADING_ANCHOR = /\s*\{\s*#[^}]*\}\s*$/;
 const HTML_TAG = /<[^>]*>/g;
 const WHITESPACE = /\s+/g;
 const ATX_HEADING_LINE = /^#{1,6}(?:[ \t]|$)/;
-// Documentation averages about 4 characters per o200k token; few sections
-// with 3× the limit in characters still fit within it.
-const LIKELY_OVERSIZED_CHARS_PER_TOKEN = 3;
+const REFERENCE_DEFINITION = /^ {0,3}\[((?:[^\]\\]|\\.){1,999})\]:[ \t]*(\S+)/;
+// An unindented line that cannot continue a list or blockquote.
+const PARAGRAPH_START = /^(?![-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>)[^\s]/;
+// Documentation averages about 4 characters per o200k token. Until a
+// document has had something counted, that predicts whether a section fits.
+const TYPICAL_TOKENS_PER_CHAR = 0.25;
+// A section predicted to need at most this multiple of the limit is counted
+// whole first: it may well fit, and splitting it needlessly would be worse.
+const COUNT_WHOLE_MARGIN = 1.25;
 // Used to pack split pieces before anything in the document was counted:
 // about 3.3 characters per token, denser than typical prose and code.
 const DEFAULT_TOKENS_PER_CHAR = 0.3;
@@ -139,11 +150,12 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
   const drafts: SectionDraft[] = [current];
   const headings: { level: number; text: string }[] = [];
   let firstH1: string | undefined;
-  // Shared across pieces so reference-style link definitions from earlier
-  // pieces still resolve in later ones.
-  const env = {};
+  const pieces = pieceRanges(lines, stripped.length, maxPieceChars);
+  // Shared across pieces so that reference-style links resolve in every piece,
+  // wherever their definition is (one piece cannot see another's).
+  const env = pieces.length > 1 ? { references: collectReferences(lines) } : {};
 
-  for (const [from, to] of pieceRanges(lines, stripped.length, maxPieceChars)) {
+  for (const [from, to] of pieces) {
     const pieceSource = from === 0 && to === lines.length ? stripped : lines.slice(from, to).join('\n');
     const tokens = markdown.parse(pieceSource, env);
     for (let i = 0; i < tokens.length; i++) {
@@ -172,12 +184,16 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
   }
 
   const sections: Section[] = [];
-  const seen = new Set<string>();
+  // Contents seen per breadcrumb: duplicates can only share a breadcrumb, and
+  // grouping by it avoids hashing every section's whole content.
+  const seen = new Map<string, string[]>();
   const ratio: TokenRatio = { tokens: 0, chars: 0 };
   const emit = (draft: SectionDraft, content: string, text: string, tokens: number): void => {
-    const key = `${draft.breadcrumb.join('\u0000')}\u0001${content}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    const key = draft.breadcrumb.join('\u0000');
+    const contents = seen.get(key);
+    if (contents === undefined) seen.set(key, [content]);
+    else if (contents.includes(content)) return;
+    else contents.push(content);
     sections.push({ breadcrumb: draft.breadcrumb, level: draft.level, content, text, tokens });
   };
 
@@ -191,9 +207,10 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
     // has nothing to find or read.
     if (content === '' || text === '') continue;
     // Counting tokens is the dominant cost of parsing. A section whose length
-    // makes it almost surely oversized goes straight to splitting, which
-    // counts each piece once (and yields the section whole if it fits).
-    if (content.length <= maxTokens * LIKELY_OVERSIZED_CHARS_PER_TOKEN) {
+    // makes it clearly oversized goes straight to splitting, which counts
+    // each piece once, instead of being counted whole and then again in pieces.
+    const tokensPerChar = ratio.chars > 0 ? ratio.tokens / ratio.chars : TYPICAL_TOKENS_PER_CHAR;
+    if (content.length * tokensPerChar <= maxTokens * COUNT_WHOLE_MARGIN) {
       const tokens = count(content);
       ratio.tokens += tokens;
       ratio.chars += content.length;
@@ -412,9 +429,11 @@ function rangeChars(lines: readonly string[], start: number, end: number): numbe
 
 /**
  * Line ranges [from, to) to parse separately so that no piece is much longer
- * than `maxChars`. Cuts go before an ATX heading at column 0 outside code
- * fences (parsing stays exact there), failing that at a blank line outside
- * fences, failing that at the line that overflows.
+ * than `maxChars`. Cuts go, in order of preference, before an ATX heading at
+ * column 0 outside code fences (parsing stays exact there), at a blank line
+ * followed by an unindented paragraph line (which ends any list, blockquote or
+ * indented code, so parsing stays exact too), at any blank line outside
+ * fences, and failing all that at the line that overflows.
  */
 function pieceRanges(lines: readonly string[], totalChars: number, maxChars: number): [number, number][] {
   if (totalChars <= maxChars) return [[0, lines.length]];
@@ -422,30 +441,60 @@ function pieceRanges(lines: readonly string[], totalChars: number, maxChars: num
   let pieceStart = 0;
   let pieceChars = 0;
   let lastHeading = -1;
+  let lastParagraphBreak = -1;
   let lastBlank = -1;
   let fence: CodeFence | null = null;
   for (let l = 0; l < lines.length; l++) {
     const line = lines[l] as string;
     const lineChars = line.length + 1;
     if (pieceChars + lineChars > maxChars && l > pieceStart) {
-      const cut = lastHeading > pieceStart ? lastHeading : lastBlank > pieceStart ? lastBlank : l;
+      let cut = l;
+      if (lastHeading > pieceStart) cut = lastHeading;
+      else if (lastParagraphBreak > pieceStart) cut = lastParagraphBreak;
+      else if (lastBlank > pieceStart) cut = lastBlank;
       ranges.push([pieceStart, cut]);
       for (let k = pieceStart; k < cut; k++) pieceChars -= (lines[k] as string).length + 1;
       pieceStart = cut;
-      if (lastHeading <= cut) lastHeading = -1;
-      if (lastBlank <= cut) lastBlank = -1;
     }
     pieceChars += lineChars;
     if (fence !== null) {
       if (isFenceClose(line, fence)) fence = null;
-    } else {
-      fence = matchFenceOpen(line);
-      if (fence === null && ATX_HEADING_LINE.test(line)) lastHeading = l;
-      else if (fence === null && line.trim() === '') lastBlank = l;
+      continue;
+    }
+    fence = matchFenceOpen(line);
+    if (fence !== null) continue;
+    if (ATX_HEADING_LINE.test(line)) {
+      lastHeading = l;
+    } else if (isBlank(line)) {
+      lastBlank = l;
+      if (PARAGRAPH_START.test(lines[l + 1] ?? '')) lastParagraphBreak = l;
     }
   }
   ranges.push([pieceStart, lines.length]);
   return ranges;
+}
+
+/**
+ * Single-line link reference definitions (`[label]: url`) outside code
+ * fences, in markdown-it's `env.references` shape. First definition wins, as
+ * in CommonMark. Only the labels matter here: URLs never reach the output.
+ */
+function collectReferences(lines: readonly string[]): Record<string, { href: string; title: string }> {
+  const references: Record<string, { href: string; title: string }> = {};
+  let fence: CodeFence | null = null;
+  for (const line of lines) {
+    if (fence !== null) {
+      if (isFenceClose(line, fence)) fence = null;
+      continue;
+    }
+    fence = matchFenceOpen(line);
+    if (fence !== null || !line.includes(']:')) continue;
+    const match = REFERENCE_DEFINITION.exec(line);
+    if (match === null) continue;
+    const label = markdown.utils.normalizeReference(match[1] as string);
+    if (label !== '' && references[label] === undefined) references[label] = { href: match[2] as string, title: '' };
+  }
+  return references;
 }
 
 /** "guides/getting-started.mdx" → "getting-started"; an index/README file takes its folder's name. */

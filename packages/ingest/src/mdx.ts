@@ -91,7 +91,7 @@ const RAW_TEXT_TAGS = new Set(['script', 'style']);
 
 // Multi-line constructs are bounded so that a stray `<` or `{/*` in prose
 // cannot make the scanner swallow a whole document.
-const MAX_TAG_LINES = 40;
+const MAX_TAG_LINES = 500;
 const MAX_COMMENT_LINES = 400;
 const MAX_ESM_LINES = 2000;
 

@@ -115,7 +115,10 @@ async function search(
     );
   }
   const perLibrary = Math.max(options.candidates, options.offset + options.limit);
-  const lists = await Promise.all(targets.map((t) => candidates(t, terms, perLibrary, options)));
+  const lists = crossLibraryCoverage(
+    await Promise.all(targets.map((t) => candidates(t, terms, perLibrary, options))),
+    options.coverageExponent,
+  );
   const match = lists.some((l) => l.some((c) => c.coverage === terms.length)) ? 'all' : 'some';
   const merged = lists.flat().sort(byScore);
   if (merged.length === 0) {
@@ -173,6 +176,22 @@ async function candidates(
   return hits
     .map((hit, i) => ({ target, hit, raw: raw[i] ?? 0, score: scores[i] ?? 0, coverage: covered[i] ?? 1 }))
     .sort((x, y) => y.raw - x.raw);
+}
+
+/**
+ * Min-max makes every library's best chunk 1.0, even a library that only
+ * matches a stray word. Coverage, unlike BM25, means the same in every
+ * library, so each library's scores are scaled by how its best coverage
+ * compares with the best of any library (raised to the same exponent).
+ */
+function crossLibraryCoverage(lists: readonly Candidate[][], exponent: number): Candidate[][] {
+  if (lists.length < 2) return [...lists];
+  const bestOf = (list: readonly Candidate[]) => list.reduce((best, c) => Math.max(best, c.coverage), 0);
+  const best = Math.max(...lists.map(bestOf));
+  return lists.map((list) => {
+    const factor = best > 0 ? (bestOf(list) / best) ** exponent : 1;
+    return factor === 1 ? list : list.map((c) => ({ ...c, score: c.score * factor }));
+  });
 }
 
 function byScore(a: Candidate, b: Candidate): number {
