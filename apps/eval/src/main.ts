@@ -19,7 +19,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--out results.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,body] [--coverage-exponent N] [--drop F] [--candidates N]';
+  '       [--weights title,headings,body] [--coverage-exponent N] [--drop F] [--candidates N] [--history-weight F] [--heading-boost F]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -33,6 +33,8 @@ async function main(): Promise<number> {
       weights: { type: 'string' },
       'coverage-exponent': { type: 'string' },
       drop: { type: 'string' },
+      'history-weight': { type: 'string' },
+      'heading-boost': { type: 'string' },
       candidates: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -113,6 +115,10 @@ function rankingOptions(values: Record<string, string | boolean | string[] | und
   if (exponent !== undefined) options.coverageExponent = exponent;
   const drop = number('drop');
   if (drop !== undefined) options.drop = drop;
+  const headingBoost = number('heading-boost');
+  if (headingBoost !== undefined) options.headingBoost = headingBoost;
+  const history = number('history-weight');
+  if (history !== undefined) options.historyWeight = history;
   const candidates = number('candidates');
   if (candidates !== undefined) options.candidates = candidates;
   return options;

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { type DocumentInput, type PackageMeta, type WriteSummary, writePackage } from '@docs/store';
 import { IngestError } from './errors.js';
 import { splitFrontMatter } from './front-matter.js';
+import { indexText } from './identifiers.js';
 import { parseMarkdown } from './markdown.js';
 import { stripMdx } from './mdx.js';
 import { findDocFiles } from './walk.js';
@@ -28,7 +29,7 @@ export interface BuildOptions extends PackageMeta {
   readonly root: string;
   /** Where to write the package file (written atomically). */
   readonly output: string;
-  /** Sections longer than this are split at paragraph boundaries. @default 800 */
+  /** Sections longer than this are split at paragraph boundaries. @default 1500 */
   readonly maxSectionTokens?: number;
   /** Files larger than this are skipped and reported. @default 20 MiB */
   readonly maxFileBytes?: number;
@@ -112,7 +113,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
             level: s.level,
             content: s.content,
             tokens: s.tokens,
-            indexText: s.text,
+            indexText: indexText(s.text),
           })),
         };
       }

@@ -157,6 +157,33 @@ describe('parseMarkdown: sections', () => {
   });
 });
 
+describe('parseMarkdown: content', () => {
+  it('collapses the blank lines left by stripped MDX, but not blank lines inside code', () => {
+    const { sections } = parse(
+      [
+        '## A',
+        '',
+        '<Note>',
+        '',
+        'First.',
+        '',
+        '</Note>',
+        '',
+        '',
+        '```py',
+        'x = 1',
+        '',
+        '',
+        'y = 2',
+        '```',
+        '',
+        'Last.',
+      ].join('\n'),
+    );
+    expect(sections[0]?.content).toBe('First.\n\n```py\nx = 1\n\n\ny = 2\n```\n\nLast.');
+  });
+});
+
 describe('parseMarkdown: title', () => {
   it('prefers the front-matter title', () => {
     const result = parse('---\ntitle: From Front Matter\n---\n# Heading\n\nText.\n');

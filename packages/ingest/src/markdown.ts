@@ -45,7 +45,7 @@ export interface ParseOptions {
    * (paragraph, list item, table, fenced code, blockquote). A fenced code
    * block, a table and a list item are never split; a single block larger than
    * the limit stays whole. Each piece keeps the section's breadcrumb and level.
-   * @default 800
+   * @default 1500
    */
   readonly maxSectionTokens?: number;
   /**
@@ -72,7 +72,7 @@ markdown.normalizeLink = (url) => url;
 markdown.normalizeLinkText = (text) => text;
 markdown.validateLink = () => true;
 
-const DEFAULT_MAX_SECTION_TOKENS = 800;
+const DEFAULT_MAX_SECTION_TOKENS = 1500;
 const DEFAULT_MAX_PIECE_CHARS = 1_000_000;
 const HEADING_ANCHOR = /\s*\{\s*#[^}]*\}\s*$/;
 const HTML_TAG = /<[^>]*>/g;
@@ -174,7 +174,10 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
           headings.pop();
         }
         headings.push({ level, text });
-        current = { breadcrumb: headings.map((heading) => heading.text), level, blocks: [] };
+        // An empty heading (`##` alone) still ends the section above, but has
+        // no words to contribute to the breadcrumb.
+        const breadcrumb = headings.filter((heading) => heading.text !== '').map((heading) => heading.text);
+        current = { breadcrumb, level, blocks: [] };
         drafts.push(current);
       } else {
         current.blocks.push(toBlock(tokens, i, close, from));
@@ -331,6 +334,14 @@ function sliceContent(lines: readonly string[], start: number, end: number): str
   while (from < to && isBlank(lines[from] as string)) from++;
   while (to > from && isBlank(lines[to - 1] as string)) to--;
   if (from === to) return '';
+  const content = (
+    hasBlankRun(lines, from, to) ? collapseBlankRuns(lines, from, to) : lines.slice(from, to).join('\n')
+  ).trimEnd();
+  return /^(?: {4}|\t)/.test(content) ? content : content.trimStart();
+}
+
+/** Lines [from, to) joined, with each run of blank lines outside code fences reduced to one empty line. */
+function collapseBlankRuns(lines: readonly string[], from: number, to: number): string {
   let content = '';
   let fence: CodeFence | null = null;
   let previousBlank = false;
@@ -349,8 +360,18 @@ function sliceContent(lines: readonly string[], start: number, end: number): str
     previousBlank = false;
     content += l === from ? line : `\n${line}`;
   }
-  content = content.trimEnd();
-  return /^(?: {4}|\t)/.test(content) ? content : content.trimStart();
+  return content;
+}
+
+/** Whether lines [from, to) contain two blank lines in a row (the common case has none: no fence scan needed). */
+function hasBlankRun(lines: readonly string[], from: number, to: number): boolean {
+  let previousBlank = false;
+  for (let l = from; l < to; l++) {
+    const blank = isBlank(lines[l] as string);
+    if (blank && previousBlank) return true;
+    previousBlank = blank;
+  }
+  return false;
 }
 
 function isBlank(line: string): boolean {

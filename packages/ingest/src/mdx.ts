@@ -118,7 +118,8 @@ interface TagEnd extends Position {
  * - JSX / HTML tags (opening, closing, self-closing, fragments, attributes
  *   spanning lines); a line that held only tags becomes empty, text between
  *   tags (markdown) is kept, and inline tags in a paragraph are removed with
- *   their text kept;
+ *   their text kept; a component's string `title` / `label` attribute
+ *   (`<Step title="Install">`, `<TabItem label="pnpm">`) is kept as text;
  * - `{/* … *\/}` MDX comments, `<!-- … -->` HTML comments, and the bodies of
  *   `<script>` / `<style>` elements;
  * - container markers (`::: tip`, `:::info[Title]`, `:::`, `/// note | Title`,

@@ -21,6 +21,10 @@ export interface SearchOptions {
   readonly candidates?: number;
   /** How strongly a chunk's share of the query terms scales its BM25 score (0 = not at all). @default 2 */
   readonly coverageExponent?: number;
+  /** How much a section gains when its heading trail holds the query's terms: score × (1 + boost × share of terms). @default 1 */
+  readonly headingBoost?: number;
+  /** Score multiplier for changelogs, release notes, migration and upgrade guides and blog posts. @default 0.5 */
+  readonly historyWeight?: number;
 }
 
 /** Options of searchAll. */
@@ -38,6 +42,8 @@ export interface ResolvedOptions {
   readonly weights: ColumnWeights;
   readonly candidates: number;
   readonly coverageExponent: number;
+  readonly historyWeight: number;
+  readonly headingBoost: number;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -51,6 +57,8 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     weights: options.weights ?? { title: 2, headings: 4, body: 1 },
     candidates: options.candidates ?? 50,
     coverageExponent: options.coverageExponent ?? 2,
+    historyWeight: options.historyWeight ?? 0.5,
+    headingBoost: options.headingBoost ?? 1,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
@@ -66,6 +74,12 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   }
   if (!(resolved.drop >= 0 && resolved.drop <= 1))
     throw new RangeError(`drop must be between 0 and 1, got ${resolved.drop}`);
+  if (!(resolved.headingBoost >= 0 && Number.isFinite(resolved.headingBoost))) {
+    throw new RangeError(`headingBoost must be a finite number ≥ 0, got ${resolved.headingBoost}`);
+  }
+  if (!(resolved.historyWeight >= 0 && resolved.historyWeight <= 1)) {
+    throw new RangeError(`historyWeight must be between 0 and 1, got ${resolved.historyWeight}`);
+  }
   if (!(resolved.coverageExponent >= 0 && Number.isFinite(resolved.coverageExponent))) {
     throw new RangeError(`coverageExponent must be a finite number ≥ 0, got ${resolved.coverageExponent}`);
   }

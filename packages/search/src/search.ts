@@ -8,9 +8,11 @@ import {
   type PackageStore,
   type ResolveError,
 } from '@docs/store';
+import { isHistoryPage } from './history.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
 import { analyzeQuery } from './query.js';
 import type { DocResult, SearchResponse } from './results.js';
+import { termAlternatives } from './terms.js';
 
 interface Target {
   readonly pkg: InstalledPackage;
@@ -156,21 +158,24 @@ async function search(
  */
 async function candidates(
   target: Target,
-  terms: readonly string[],
+  words: readonly string[],
   limit: number,
   options: ResolvedOptions,
 ): Promise<Candidate[]> {
+  const terms = words.map(termAlternatives);
   const hits = await target.reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
   if (hits.length === 0) return [];
-  const coverage =
-    terms.length === 1
-      ? undefined
-      : await target.reader.termCoverage(
-          terms,
-          hits.map((h) => h.id),
-        );
+  const ids = hits.map((h) => h.id);
+  const coverage = terms.length === 1 ? undefined : await target.reader.termCoverage(terms, ids);
+  const inHeadings =
+    options.headingBoost > 0 ? await target.reader.termCoverage(terms, ids, { column: 'headings' }) : undefined;
   const covered = hits.map((h) => (coverage ? (coverage.get(h.id) ?? 1) : 1));
-  const raw = hits.map((h, i) => h.score * ((covered[i] ?? 1) / terms.length) ** options.coverageExponent);
+  const raw = hits.map((h, i) => {
+    const share = ((covered[i] ?? 1) / terms.length) ** options.coverageExponent;
+    // A section whose heading trail names the query's words is usually the one that answers it.
+    const heading = 1 + options.headingBoost * ((inHeadings?.get(h.id) ?? 0) / terms.length);
+    return h.score * share * heading * (isHistoryPage(h.path, h.title) ? options.historyWeight : 1);
+  });
   // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
   const scores = minMaxNormalize(raw, { floor: 0 });
   return hits

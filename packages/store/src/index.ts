@@ -15,13 +15,13 @@ export {
 } from './names.js';
 export type { PackageInfo } from './package-file.js';
 export { inspectPackageFile } from './package-file.js';
-export type { ChunkHit, ColumnWeights, PackageStats, StoredDocument, TermQuery } from './package-reader.js';
+export type { ChunkHit, ColumnWeights, PackageStats, StoredDocument, Term, TermQuery } from './package-reader.js';
 export { matchExpression, PackageReader } from './package-reader.js';
 export type { InstalledPackage, ResolveError, ResolveResult } from './package-store.js';
 export { PackageStore } from './package-store.js';
 export type { ChunkInput, DocumentInput, PackageMeta, WritePackageOptions, WriteSummary } from './package-writer.js';
 export { writePackage } from './package-writer.js';
-export type { PackageDatabase } from './schema.js';
+export type { FtsColumn, PackageDatabase } from './schema.js';
 export { PACKAGE_FORMAT_VERSION } from './schema.js';
 export type { TokenCounter } from './tokens.js';
 export { loadTokenCounter } from './tokens.js';

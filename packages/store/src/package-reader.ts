@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { type PackageInfo, toPackageInfo } from './package-file.js';
-import type { PackageDatabase } from './schema.js';
+import type { FtsColumn, PackageDatabase } from './schema.js';
 
 /** bm25() weight of each indexed column; a larger weight makes matches there count more. */
 export interface ColumnWeights {
@@ -14,11 +14,17 @@ export interface ColumnWeights {
 }
 
 /**
+ * One thing to look for: a word or phrase, or alternatives any of which will
+ * do (`['httpx.connecttimeout', 'connecttimeout']`).
+ */
+export type Term = string | readonly string[];
+
+/**
  * Words to look for. The store quotes every term, so no text a user types is
  * ever read as FTS5 syntax: operators, quotes and punctuation are just words.
  */
 export interface TermQuery {
-  readonly terms: readonly string[];
+  readonly terms: readonly Term[];
   /** "all": every term must occur; "any": at least one. */
   readonly mode: 'all' | 'any';
 }
@@ -56,11 +62,19 @@ function ftsString(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
 }
 
+/** A term's alternatives as one FTS5 expression, or undefined if it has no words. */
+function termExpression(term: Term): string | undefined {
+  const alternatives = (typeof term === 'string' ? [term] : term).filter((t) => t.trim() !== '');
+  if (alternatives.length === 0) return undefined;
+  const quoted = alternatives.map(ftsString);
+  return quoted.length === 1 ? quoted[0] : `(${quoted.join(' OR ')})`;
+}
+
 /** The FTS5 MATCH expression for a query; undefined when there is nothing to look for. */
 export function matchExpression(query: TermQuery): string | undefined {
-  const terms = query.terms.filter((t) => t.trim() !== '');
-  if (terms.length === 0) return undefined;
-  return terms.map(ftsString).join(query.mode === 'all' ? ' AND ' : ' OR ');
+  const parts = query.terms.map(termExpression).filter((e): e is string => e !== undefined);
+  if (parts.length === 0) return undefined;
+  return parts.join(query.mode === 'all' ? ' AND ' : ' OR ');
 }
 
 /** Read access to one installed package. */
@@ -120,15 +134,24 @@ export class PackageReader {
     }));
   }
 
-  /** For each chunk id, how many of `terms` it contains (ids containing none are absent). */
-  async termCoverage(terms: readonly string[], ids: readonly number[]): Promise<Map<number, number>> {
+  /**
+   * For each chunk id, how many of `terms` it contains, anywhere or only in
+   * one indexed column (ids containing none are absent).
+   */
+  async termCoverage(
+    terms: readonly Term[],
+    ids: readonly number[],
+    options: { column?: FtsColumn } = {},
+  ): Promise<Map<number, number>> {
     const coverage = new Map<number, number>();
     if (ids.length === 0) return coverage;
-    for (const term of new Set(terms)) {
-      const expression = matchExpression({ terms: [term], mode: 'all' });
+    for (const term of terms) {
+      const expression = termExpression(term);
       if (expression === undefined) continue;
+      // Column names come from the FtsColumn type, never from input.
+      const filtered = options.column ? `${options.column} : (${expression})` : expression;
       const { rows } = await sql<{ rowid: number }>`SELECT rowid FROM chunks_fts
-        WHERE chunks_fts MATCH ${expression} AND rowid IN (${sql.join(ids)})`.execute(this.#db);
+        WHERE chunks_fts MATCH ${filtered} AND rowid IN (${sql.join(ids)})`.execute(this.#db);
       for (const { rowid } of rows) coverage.set(rowid, (coverage.get(rowid) ?? 0) + 1);
     }
     return coverage;

@@ -50,6 +50,9 @@ export interface PackageDatabase {
 /** FTS5 columns, in order; bm25() weights are given in this order too. */
 export const FTS_COLUMNS = ['title', 'headings', 'body'] as const;
 
+/** One indexed column. */
+export type FtsColumn = (typeof FTS_COLUMNS)[number];
+
 /**
  * Creates the tables of an empty package. Package files are immutable
  * artefacts built in one go, never migrated in place, so the schema is created
