@@ -19,7 +19,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--out results.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,body] [--coverage-exponent N] [--drop F] [--candidates N] [--history-weight F] [--heading-boost F]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--history-weight F] [--heading-boost F]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -110,7 +110,13 @@ function rankingOptions(values: Record<string, string | boolean | string[] | und
   const number = (key: string) => (typeof values[key] === 'string' ? Number(values[key]) : undefined);
   const weights = typeof values.weights === 'string' ? values.weights.split(',').map(Number) : undefined;
   const options: { -readonly [K in keyof SearchOptions]: SearchOptions[K] } = {};
-  if (weights) options.weights = { title: weights[0] ?? 1, headings: weights[1] ?? 1, body: weights[2] ?? 1 };
+  if (weights)
+    options.weights = {
+      title: weights[0] ?? 1,
+      headings: weights[1] ?? 1,
+      heading: weights[2] ?? 1,
+      body: weights[3] ?? 1,
+    };
   const exponent = number('coverage-exponent');
   if (exponent !== undefined) options.coverageExponent = exponent;
   const drop = number('drop');

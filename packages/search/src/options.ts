@@ -15,13 +15,13 @@ export interface SearchOptions {
   readonly format?: ResultFormat;
   /** Relevance drop: keep results scoring at least this fraction of the best. @default 0.5 */
   readonly drop?: number;
-  /** BM25 weights of the indexed columns. @default { title: 2, headings: 4, body: 1 } */
+  /** BM25 weights of the indexed columns. @default { title: 1, headings: 1, heading: 1, body: 1 } */
   readonly weights?: ColumnWeights;
   /** How many chunks each library contributes before merging. @default 50 */
   readonly candidates?: number;
-  /** How strongly a chunk's share of the query terms scales its BM25 score (0 = not at all). @default 2 */
+  /** How strongly a chunk's share of the query terms scales its BM25 score (0 = not at all). @default 1 */
   readonly coverageExponent?: number;
-  /** How much a section gains when its heading trail holds the query's terms: score × (1 + boost × share of terms). @default 1 */
+  /** How much a section gains when its heading trail holds the query's terms: score × (1 + boost × share of terms). @default 2 */
   readonly headingBoost?: number;
   /** Score multiplier for changelogs, release notes, migration and upgrade guides and blog posts. @default 0.5 */
   readonly historyWeight?: number;
@@ -54,11 +54,11 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     offset: options.offset ?? 0,
     format: options.format ?? 'full',
     drop: options.drop ?? 0.5,
-    weights: options.weights ?? { title: 2, headings: 4, body: 1 },
+    weights: options.weights ?? { title: 1, headings: 1, heading: 1, body: 1 },
     candidates: options.candidates ?? 50,
-    coverageExponent: options.coverageExponent ?? 2,
+    coverageExponent: options.coverageExponent ?? 1,
     historyWeight: options.historyWeight ?? 0.5,
-    headingBoost: options.headingBoost ?? 1,
+    headingBoost: options.headingBoost ?? 2,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {

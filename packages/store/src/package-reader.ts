@@ -10,6 +10,8 @@ export interface ColumnWeights {
   /** @default 1 */
   readonly headings?: number;
   /** @default 1 */
+  readonly heading?: number;
+  /** @default 1 */
   readonly body?: number;
 }
 
@@ -103,7 +105,7 @@ export class PackageReader {
     const expression = matchExpression(query);
     if (expression === undefined || options.limit <= 0) return [];
     const w = options.weights ?? {};
-    const bm25 = sql`bm25(chunks_fts, ${w.title ?? 1}, ${w.headings ?? 1}, ${w.body ?? 1})`;
+    const bm25 = sql`bm25(chunks_fts, ${w.title ?? 1}, ${w.headings ?? 1}, ${w.heading ?? 1}, ${w.body ?? 1})`;
     const { rows } = await sql<{
       id: number;
       document_id: number;

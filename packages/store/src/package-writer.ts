@@ -106,6 +106,7 @@ export async function writePackage(
           .values({ id: documentId, path: doc.path, title: doc.title, content: doc.content })
           .execute();
         const headingsOf = (chunk: ChunkInput) => chunk.breadcrumb.join(' ');
+        const headingOf = (chunk: ChunkInput) => chunk.breadcrumb.at(-1) ?? '';
         // Multi-row inserts in batches stay well under SQLite's variable limit.
         for (let start = 0; start < doc.chunks.length; start += 200) {
           const batch = doc.chunks.slice(start, start + 200);
@@ -122,10 +123,10 @@ export async function writePackage(
           const ftsRows = sql.join(
             batch.map(
               (chunk, i) =>
-                sql`(${chunkCount + i + 1}, ${doc.title}, ${headingsOf(chunk)}, ${chunk.indexText ?? chunk.content})`,
+                sql`(${chunkCount + i + 1}, ${doc.title}, ${headingsOf(chunk)}, ${headingOf(chunk)}, ${chunk.indexText ?? chunk.content})`,
             ),
           );
-          await sql`INSERT INTO chunks_fts (rowid, title, headings, body) VALUES ${ftsRows}`.execute(trx);
+          await sql`INSERT INTO chunks_fts (rowid, title, headings, heading, body) VALUES ${ftsRows}`.execute(trx);
           chunkCount += batch.length;
           for (const chunk of batch) tokenCount += chunk.tokens;
         }
