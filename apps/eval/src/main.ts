@@ -19,7 +19,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--out results.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--history-weight F] [--heading-boost F]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -35,7 +35,9 @@ async function main(): Promise<number> {
       drop: { type: 'string' },
       'history-weight': { type: 'string' },
       'heading-boost': { type: 'string' },
+      'page-weight': { type: 'string' },
       candidates: { type: 'string' },
+      'min-section-tokens': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -47,7 +49,8 @@ async function main(): Promise<number> {
   const home = values.store ? path.resolve(values.store) : await mkdtemp(path.join(tmpdir(), 'docs-eval-'));
   const store = new PackageStore(home);
   try {
-    await buildCorpus(corpus, store);
+    const minSection = values['min-section-tokens'];
+    await buildCorpus(corpus, store, minSection === undefined ? {} : { minSectionTokens: Number(minSection) });
     const tuning = rankingOptions(values);
     const questions = (await Promise.all(values.queries.map(readJsonl))).flat() as Question[];
     const lines: string[] = [];
@@ -78,7 +81,7 @@ async function main(): Promise<number> {
 }
 
 /** Builds a package for every `<name>@<version>/` folder of the corpus not already in the store. */
-async function buildCorpus(corpus: string, store: PackageStore): Promise<void> {
+async function buildCorpus(corpus: string, store: PackageStore, build: { minSectionTokens?: number }): Promise<void> {
   await mkdir(store.dir, { recursive: true });
   const installed = new Set((await store.list()).map((p) => `${p.name}@${p.version}`));
   const folders = (await readdir(corpus, { withFileTypes: true })).filter(
@@ -94,6 +97,7 @@ async function buildCorpus(corpus: string, store: PackageStore): Promise<void> {
       name,
       version,
       output: store.partialPath({ name, version }),
+      ...build,
     });
     await store.install(summary.output, { move: true });
     bytes += summary.sourceBytes;
@@ -123,6 +127,8 @@ function rankingOptions(values: Record<string, string | boolean | string[] | und
   if (drop !== undefined) options.drop = drop;
   const headingBoost = number('heading-boost');
   if (headingBoost !== undefined) options.headingBoost = headingBoost;
+  const pageWeight = number('page-weight');
+  if (pageWeight !== undefined) options.pageWeight = pageWeight;
   const history = number('history-weight');
   if (history !== undefined) options.historyWeight = history;
   const candidates = number('candidates');

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { type DocumentInput, type PackageMeta, type WriteSummary, writePackage } from '@docs/store';
 import { IngestError } from './errors.js';
+import { foldSmallSections } from './fold.js';
 import { splitFrontMatter } from './front-matter.js';
 import { indexText } from './identifiers.js';
 import { parseMarkdown } from './markdown.js';
 import { stripMdx } from './mdx.js';
+import { countTokens } from './tokens.js';
 import { findDocFiles } from './walk.js';
 
 /** How far a build has got; reported after each file. */
@@ -31,6 +33,8 @@ export interface BuildOptions extends PackageMeta {
   readonly output: string;
   /** Sections longer than this are split at paragraph boundaries. @default 1500 */
   readonly maxSectionTokens?: number;
+  /** Sections smaller than this are folded into their parent section, heading kept. 0 keeps every section. @default 30 */
+  readonly minSectionTokens?: number;
   /** Files larger than this are skipped and reported. @default 20 MiB */
   readonly maxFileBytes?: number;
   readonly onProgress?: (progress: BuildProgress) => void;
@@ -91,7 +95,8 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
         path: file.relativePath,
         ...(options.maxSectionTokens === undefined ? {} : { maxSectionTokens: options.maxSectionTokens }),
       });
-      const chunks = parsed.sections.filter((section) => {
+      const folded = foldSmallSections(parsed.sections, { minTokens: options.minSectionTokens ?? 30, countTokens });
+      const chunks = folded.filter((section) => {
         const key = createHash('sha1').update(section.content).digest('base64');
         if (seenSections.has(key)) {
           duplicates += 1;

@@ -23,6 +23,8 @@ export interface SearchOptions {
   readonly coverageExponent?: number;
   /** How much a section gains when its heading trail holds the query's terms: score × (1 + boost × share of terms). @default 2 */
   readonly headingBoost?: number;
+  /** Share of the scores of the other matching sections of the same page that a section gains. @default 0.05 */
+  readonly pageWeight?: number;
   /** Score multiplier for changelogs, release notes, migration and upgrade guides and blog posts. @default 0.5 */
   readonly historyWeight?: number;
 }
@@ -44,6 +46,7 @@ export interface ResolvedOptions {
   readonly coverageExponent: number;
   readonly historyWeight: number;
   readonly headingBoost: number;
+  readonly pageWeight: number;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -59,6 +62,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     coverageExponent: options.coverageExponent ?? 1,
     historyWeight: options.historyWeight ?? 0.5,
     headingBoost: options.headingBoost ?? 2,
+    pageWeight: options.pageWeight ?? 0.05,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
@@ -76,6 +80,9 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     throw new RangeError(`drop must be between 0 and 1, got ${resolved.drop}`);
   if (!(resolved.headingBoost >= 0 && Number.isFinite(resolved.headingBoost))) {
     throw new RangeError(`headingBoost must be a finite number ≥ 0, got ${resolved.headingBoost}`);
+  }
+  if (!(resolved.pageWeight >= 0 && resolved.pageWeight <= 1)) {
+    throw new RangeError(`pageWeight must be between 0 and 1, got ${resolved.pageWeight}`);
   }
   if (!(resolved.historyWeight >= 0 && resolved.historyWeight <= 1)) {
     throw new RangeError(`historyWeight must be between 0 and 1, got ${resolved.historyWeight}`);

@@ -170,12 +170,18 @@ async function candidates(
   const inHeadings =
     options.headingBoost > 0 ? await target.reader.termCoverage(terms, ids, { column: 'headings' }) : undefined;
   const covered = hits.map((h) => (coverage ? (coverage.get(h.id) ?? 1) : 1));
-  const raw = hits.map((h, i) => {
+  const own = hits.map((h, i) => {
     const share = ((covered[i] ?? 1) / terms.length) ** options.coverageExponent;
     // A section whose heading trail names the query's words is usually the one that answers it.
     const heading = 1 + options.headingBoost * ((inHeadings?.get(h.id) ?? 0) / terms.length);
     return h.score * share * heading * (isHistoryPage(h.path, h.title) ? options.historyWeight : 1);
   });
+  // A page with many matching sections is about the topic; one stray match is not.
+  const pageTotals = new Map<number, number>();
+  hits.forEach((h, i) => pageTotals.set(h.documentId, (pageTotals.get(h.documentId) ?? 0) + (own[i] ?? 0)));
+  const raw = hits.map(
+    (h, i) => (own[i] ?? 0) + options.pageWeight * ((pageTotals.get(h.documentId) ?? 0) - (own[i] ?? 0)),
+  );
   // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
   const scores = minMaxNormalize(raw, { floor: 0 });
   return hits
