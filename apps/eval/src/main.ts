@@ -19,7 +19,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--out results.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -36,6 +36,7 @@ async function main(): Promise<number> {
       'history-weight': { type: 'string' },
       'heading-boost': { type: 'string' },
       'page-weight': { type: 'string' },
+      'identifier-weight': { type: 'string' },
       candidates: { type: 'string' },
       'min-section-tokens': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -127,6 +128,8 @@ function rankingOptions(values: Record<string, string | boolean | string[] | und
   if (drop !== undefined) options.drop = drop;
   const headingBoost = number('heading-boost');
   if (headingBoost !== undefined) options.headingBoost = headingBoost;
+  const identifierWeight = number('identifier-weight');
+  if (identifierWeight !== undefined) options.identifierWeight = identifierWeight;
   const pageWeight = number('page-weight');
   if (pageWeight !== undefined) options.pageWeight = pageWeight;
   const history = number('history-weight');

@@ -25,6 +25,8 @@ export interface SearchOptions {
   readonly headingBoost?: number;
   /** Share of the scores of the other matching sections of the same page that a section gains. @default 0.05 */
   readonly pageWeight?: number;
+  /** How many plain words an identifier or error code in the query counts for in term coverage. @default 2 */
+  readonly identifierWeight?: number;
   /** Score multiplier for changelogs, release notes, migration and upgrade guides and blog posts. @default 0.5 */
   readonly historyWeight?: number;
 }
@@ -47,6 +49,7 @@ export interface ResolvedOptions {
   readonly historyWeight: number;
   readonly headingBoost: number;
   readonly pageWeight: number;
+  readonly identifierWeight: number;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -63,6 +66,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     historyWeight: options.historyWeight ?? 0.5,
     headingBoost: options.headingBoost ?? 2,
     pageWeight: options.pageWeight ?? 0.05,
+    identifierWeight: options.identifierWeight ?? 2,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
@@ -80,6 +84,9 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     throw new RangeError(`drop must be between 0 and 1, got ${resolved.drop}`);
   if (!(resolved.headingBoost >= 0 && Number.isFinite(resolved.headingBoost))) {
     throw new RangeError(`headingBoost must be a finite number ≥ 0, got ${resolved.headingBoost}`);
+  }
+  if (!(resolved.identifierWeight >= 1 && Number.isFinite(resolved.identifierWeight))) {
+    throw new RangeError(`identifierWeight must be a finite number ≥ 1, got ${resolved.identifierWeight}`);
   }
   if (!(resolved.pageWeight >= 0 && resolved.pageWeight <= 1)) {
     throw new RangeError(`pageWeight must be between 0 and 1, got ${resolved.pageWeight}`);

@@ -12,7 +12,7 @@ import { isHistoryPage } from './history.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
 import { analyzeQuery } from './query.js';
 import type { DocResult, SearchResponse } from './results.js';
-import { termAlternatives } from './terms.js';
+import { isIdentifier, termAlternatives } from './terms.js';
 
 interface Target {
   readonly pkg: InstalledPackage;
@@ -166,14 +166,20 @@ async function candidates(
   const hits = await target.reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
   if (hits.length === 0) return [];
   const ids = hits.map((h) => h.id);
+  // A pasted identifier or error code is the most deliberate part of a query: it counts more.
+  const weights = words.map((w) => (isIdentifier(w) ? options.identifierWeight : 1));
+  const total = weights.reduce((sum, w) => sum + w, 0);
   const coverage = terms.length === 1 ? undefined : await target.reader.termCoverage(terms, ids);
+  const weighted = terms.length === 1 ? undefined : await target.reader.termCoverage(terms, ids, { weights });
   const inHeadings =
-    options.headingBoost > 0 ? await target.reader.termCoverage(terms, ids, { column: 'headings' }) : undefined;
+    options.headingBoost > 0
+      ? await target.reader.termCoverage(terms, ids, { column: 'headings', weights })
+      : undefined;
   const covered = hits.map((h) => (coverage ? (coverage.get(h.id) ?? 1) : 1));
-  const own = hits.map((h, i) => {
-    const share = ((covered[i] ?? 1) / terms.length) ** options.coverageExponent;
+  const own = hits.map((h) => {
+    const share = (weighted ? (weighted.get(h.id) ?? 1) / total : 1) ** options.coverageExponent;
     // A section whose heading trail names the query's words is usually the one that answers it.
-    const heading = 1 + options.headingBoost * ((inHeadings?.get(h.id) ?? 0) / terms.length);
+    const heading = 1 + options.headingBoost * ((inHeadings?.get(h.id) ?? 0) / total);
     return h.score * share * heading * (isHistoryPage(h.path, h.title) ? options.historyWeight : 1);
   });
   // A page with many matching sections is about the topic; one stray match is not.

@@ -138,23 +138,25 @@ export class PackageReader {
 
   /**
    * For each chunk id, how many of `terms` it contains, anywhere or only in
-   * one indexed column (ids containing none are absent).
+   * one indexed column (ids containing none are absent). With `weights`, the
+   * sum of the weights of the terms it contains instead.
    */
   async termCoverage(
     terms: readonly Term[],
     ids: readonly number[],
-    options: { column?: FtsColumn } = {},
+    options: { column?: FtsColumn; weights?: readonly number[] } = {},
   ): Promise<Map<number, number>> {
     const coverage = new Map<number, number>();
     if (ids.length === 0) return coverage;
-    for (const term of terms) {
+    for (const [index, term] of terms.entries()) {
       const expression = termExpression(term);
       if (expression === undefined) continue;
+      const weight = options.weights?.[index] ?? 1;
       // Column names come from the FtsColumn type, never from input.
       const filtered = options.column ? `${options.column} : (${expression})` : expression;
       const { rows } = await sql<{ rowid: number }>`SELECT rowid FROM chunks_fts
         WHERE chunks_fts MATCH ${filtered} AND rowid IN (${sql.join(ids)})`.execute(this.#db);
-      for (const { rowid } of rows) coverage.set(rowid, (coverage.get(rowid) ?? 0) + 1);
+      for (const { rowid } of rows) coverage.set(rowid, (coverage.get(rowid) ?? 0) + weight);
     }
     return coverage;
   }

@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type DocumentInput, PackageStore, writePackage } from '@docs/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDocs, searchAll } from './index.js';
+
+// Small packages built for one behaviour each, so a ranking change that loses
+// one of them fails here rather than only in the evaluation.
+let dir: string;
+let store: PackageStore;
+
+const page = (path: string, title: string, sections: Array<[string[], string]>): DocumentInput => ({
+  path,
+  title,
+  content: sections.map(([, text]) => text).join('\n\n'),
+  chunks: sections.map(([breadcrumb, content]) => ({
+    breadcrumb,
+    level: breadcrumb.length,
+    content,
+    tokens: content.split(/\s+/).length,
+  })),
+});
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'docs-ranking-'));
+  store = new PackageStore(path.join(dir, 'home'));
+  const packages: Array<[string, DocumentInput[]]> = [
+    [
+      'schemalib',
+      [
+        page('CHANGELOG.md', 'Changelog', [[['2.0.0'], 'Added z.discriminatedUnion for discriminated union schemas.']]),
+        page('api.md', 'API', [
+          [
+            ['Discriminated unions'],
+            'Use z.discriminatedUnion with a discriminator key to parse discriminated union schemas quickly.',
+          ],
+          [['Objects'], 'Define object schemas with z.object and their keys.'],
+        ]),
+      ],
+    ],
+    [
+      'pkgmanager',
+      [
+        page('settings.md', 'Settings', [
+          [
+            ['allowBuilds'],
+            `Packages whose build scripts are not allowed fail the install with ERR_PNPM_IGNORED_BUILDS. ${'List them in the allowBuilds map of the workspace settings file. '.repeat(4)}`,
+          ],
+        ]),
+        page('cli/add.md', 'add', [[['--allow-build'], 'Allow the esbuild script.']]),
+      ],
+    ],
+    [
+      'webframe',
+      [page('cors.md', 'CORS', [[['CORS'], 'Enable CORS with the cors middleware for a browser on another origin.']])],
+    ],
+    ['unrelated', [page('browser.md', 'Browser mode', [[['Browser'], 'Run tests in a real browser window.']])]],
+  ];
+  for (const [name, docs] of packages) {
+    const file = path.join(dir, `${name}.db`);
+    await writePackage(file, { name, version: '1.0.0' }, docs);
+    await store.install(file, { move: true });
+  }
+});
+
+afterAll(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('ranking', () => {
+  it('ranks the page documenting an API above the changelog that mentions it', async () => {
+    const answer = await getDocs(store, 'schemalib', 'z.discriminatedUnion', { format: 'index' });
+    expect(answer.results[0]?.path).toBe('api.md');
+  });
+
+  it('weighs a pasted error code above common words around it', async () => {
+    const answer = await getDocs(store, 'pkgmanager', 'ERR_PNPM_IGNORED_BUILDS esbuild', { format: 'index' });
+    expect(answer.results[0]?.heading).toBe('allowBuilds');
+    // Counted as one plain word, the short section holding "esbuild" would win.
+    const flat = await getDocs(store, 'pkgmanager', 'ERR_PNPM_IGNORED_BUILDS esbuild', {
+      format: 'index',
+      identifierWeight: 1,
+    });
+    expect(flat.results[0]?.heading).toBe('--allow-build');
+  });
+
+  it('finds a dotted name by its last part when the docs write it bare', async () => {
+    const answer = await getDocs(store, 'schemalib', 'schema.discriminatedUnion', { format: 'index' });
+    expect(answer.results[0]?.heading).toBe('Discriminated unions');
+  });
+
+  it('keeps a library that matches only a stray word below one that answers', async () => {
+    const answer = await searchAll(store, 'enable CORS in the browser', { format: 'index', drop: 0 });
+    expect(answer.results[0]?.library).toBe('webframe@1.0.0');
+    const stray = answer.results.find((r) => r.library === 'unrelated@1.0.0');
+    expect(stray?.score ?? 0).toBeLessThan(1);
+  });
+});

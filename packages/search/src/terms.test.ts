@@ -1,0 +1,37 @@
+import { expect, test } from 'vitest';
+import { isHistoryPage } from './history.js';
+import { isIdentifier, termAlternatives } from './terms.js';
+
+test.each([
+  ['err_pnpm_outdated_lockfile', true],
+  ['vi.usefaketimers', true],
+  ['frozen-lockfile', true],
+  ['32602', true],
+  ['v2', true],
+  ['timers', false],
+  ['cors', false],
+  ['42', false],
+])('isIdentifier(%s) = %s', (word, expected) => {
+  expect(isIdentifier(word)).toBe(expected);
+});
+
+test.each([
+  ['httpx.connecttimeout', ['httpx.connecttimeout', 'connecttimeout']],
+  ['vi.fn', 'vi.fn'],
+  ['timers', 'timers'],
+])('termAlternatives(%s) = %j', (word, expected) => {
+  expect(termAlternatives(word)).toEqual(expected);
+});
+
+test.each([
+  ['CHANGELOG.md', 'Changelog', true],
+  ['release-notes.md', 'Release Notes', true],
+  ['guides/migrating-to-v5.md', 'Migrating to v5', true],
+  ['v4/index.mdx', 'Release notes', true],
+  ['blog/2024-01-01-launch.md', 'Launch', true],
+  ['upgrade-guide.md', 'Upgrade guide', true],
+  ['guide/mocking.md', 'Mocking', false],
+  ['api/changes-detector.md', 'Change detection', false],
+])('isHistoryPage(%s, %s) = %s', (path, title, expected) => {
+  expect(isHistoryPage(path, title)).toBe(expected);
+});
