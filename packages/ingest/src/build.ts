@@ -31,7 +31,7 @@ export interface BuildOptions extends PackageMeta {
   readonly root: string;
   /** Where to write the package file (written atomically). */
   readonly output: string;
-  /** Sections longer than this are split at paragraph boundaries. @default 1500 */
+  /** Sections longer than this are split at paragraph boundaries. @default 800 */
   readonly maxSectionTokens?: number;
   /** Sections smaller than this are folded into their parent section, heading kept. 0 keeps every section. @default 30 */
   readonly minSectionTokens?: number;

@@ -45,7 +45,7 @@ export interface ParseOptions {
    * (paragraph, list item, table, fenced code, blockquote). A fenced code
    * block, a table and a list item are never split; a single block larger than
    * the limit stays whole. Each piece keeps the section's breadcrumb and level.
-   * @default 1500
+   * @default 800
    */
   readonly maxSectionTokens?: number;
   /**
@@ -72,7 +72,7 @@ markdown.normalizeLink = (url) => url;
 markdown.normalizeLinkText = (text) => text;
 markdown.validateLink = () => true;
 
-const DEFAULT_MAX_SECTION_TOKENS = 1500;
+const DEFAULT_MAX_SECTION_TOKENS = 800;
 const DEFAULT_MAX_PIECE_CHARS = 1_000_000;
 const HEADING_ANCHOR = /\s*\{\s*#[^}]*\}\s*$/;
 const HTML_TAG = /<[^>]*>/g;

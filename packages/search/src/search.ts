@@ -184,7 +184,8 @@ async function candidates(
   });
   // A page with many matching sections is about the topic; one stray match is not.
   const pageTotals = new Map<number, number>();
-  hits.forEach((h, i) => pageTotals.set(h.documentId, (pageTotals.get(h.documentId) ?? 0) + (own[i] ?? 0)));
+  for (const [i, h] of hits.entries())
+    pageTotals.set(h.documentId, (pageTotals.get(h.documentId) ?? 0) + (own[i] ?? 0));
   const raw = hits.map(
     (h, i) => (own[i] ?? 0) + options.pageWeight * ((pageTotals.get(h.documentId) ?? 0) - (own[i] ?? 0)),
   );
