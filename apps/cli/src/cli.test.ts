@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,6 +121,36 @@ describe('docs', () => {
       expect(result.stdout).toBe('');
     }
     expect(docs('get', 'alpah', 'x').stderr).toMatch(/Did you mean "alpha"\?.*alpha@1\.0\.0, beta@2\.0\.0/);
+    expect(await readdir(home)).toEqual(before);
+  });
+
+  it('leaves nothing behind when a build is interrupted', async () => {
+    // Enough documentation that the build is still running when the signal arrives.
+    const big = await mkdtemp(path.join(tmpdir(), 'docs-big-'));
+    const paragraph = 'Configure the widget pipeline with options for caching, retries and timeouts. '.repeat(40);
+    await Promise.all(
+      Array.from({ length: 600 }, (_, i) =>
+        writeFile(path.join(big, `page-${i}.md`), `# Page ${i}\n\n${paragraph}\n\n## Details ${i}\n\n${paragraph}\n`),
+      ),
+    );
+    const before = await readdir(home);
+    const child = spawn(process.execPath, [bin, 'add', big, '--name', 'big', '--version', '1.0.0'], {
+      env: { ...process.env, DOCS_HOME: home },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // Interrupt mid-build: once the partial package file exists.
+    const started = Date.now();
+    while (!(await readdir(home)).some((f) => f.endsWith('.partial')) && Date.now() - started < 20_000) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    await rm(big, { recursive: true, force: true });
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/interrupted; nothing was added/);
     expect(await readdir(home)).toEqual(before);
   });
 

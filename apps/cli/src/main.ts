@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { UsageError } from './errors.js';
+import type { ServeOptions } from './commands/serve.js';
+import { InterruptedError, UsageError } from './errors.js';
 
 /** Options every command shares, as parsed by commander. */
 export interface GlobalOptions {
@@ -119,12 +120,23 @@ function program(): Command {
       await read(library, path, options, globals(command));
     });
 
+  command('serve')
+    .description('serve the tools to agents over MCP: stdio, or Streamable HTTP at /mcp with --http')
+    .option('--http [port]', 'serve Streamable HTTP on this port instead of stdio (default 7800)')
+    .option('--host <host>', 'address to bind with --http (default 127.0.0.1; any other needs a token)')
+    .option('--token <token>', 'bearer token every HTTP request must carry (default: $DOCS_TOKEN)')
+    .option('--libs <library...>', 'serve only these libraries (name or name@version)')
+    .action(async (options: ServeOptions, command: Command) => {
+      const { serve } = await import('./commands/serve.js');
+      await serve(options, globals(command));
+    });
+
   return cli;
 }
 
 /**
  * Runs the docs command and returns its exit code: 0 done, 2 bad input
- * (one line on stderr), 1 an unexpected failure, which is a bug.
+ * (one line on stderr), 130 interrupted, 1 an unexpected failure, which is a bug.
  */
 export async function main(argv: readonly string[]): Promise<number> {
   try {
@@ -134,6 +146,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       // Help and version are successful exits; commander already printed parse errors.
       return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof InterruptedError) {
+      process.stderr.write(`docs: ${error.message}\n`);
+      return 130;
     }
     if (error instanceof UsageError || isExpected(error)) {
       process.stderr.write(`docs: ${(error as Error).message}\n`);

@@ -1,1 +1,5 @@
-export {};
+// This file is the public API of @docs/mcp.
+export type { DocsToolContext } from './context.js';
+export type { DocsTools } from './register.js';
+export { docsTools, registerDocsTools } from './register.js';
+export type { DocsTool } from './tool.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type BuildProgress, buildPackage } from '@docs/ingest';
 import { formatPackageId, parsePackageSpec } from '@docs/store';
 import { openStore, printJson } from '../context.js';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import type { GlobalOptions } from '../main.js';
 
 interface AddOptions {
@@ -65,11 +65,15 @@ export async function add(folder: string, options: AddOptions, globals: GlobalOp
     );
     if (summary.duplicates > 0) process.stdout.write(`  ${summary.duplicates} duplicate sections dropped\n`);
     for (const skip of summary.skipped) process.stdout.write(`  skipped ${skip.path}: ${skip.reason}\n`);
+  } catch (error) {
+    // The build removed its partial file on the way out; say so instead of reporting a failure.
+    if (abort.signal.aborted)
+      throw new InterruptedError(`interrupted; nothing was added to ${store.dir}`, { cause: error });
+    throw error;
   } finally {
     progress?.clear();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    if (abort.signal.aborted) process.exitCode = 130;
   }
 }
 

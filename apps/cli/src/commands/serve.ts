@@ -1,0 +1,61 @@
+import type { RunningServer } from '@docs/server';
+import { UsageError } from '../errors.js';
+import type { GlobalOptions } from '../main.js';
+
+/** Options of `docs serve`, as commander parses them. */
+export interface ServeOptions {
+  /** Present for HTTP: `true` for the default port, else the port given. */
+  readonly http?: string | true;
+  readonly host?: string;
+  readonly token?: string;
+  readonly libs?: string[];
+}
+
+/**
+ * `docs serve`: the MCP server, over stdio (nothing but JSON-RPC on stdout;
+ * this writes to stderr) or over Streamable HTTP with --http. Runs until
+ * SIGINT/SIGTERM, or until a stdio client closes stdin.
+ */
+export async function serve(options: ServeOptions, globals: GlobalOptions): Promise<void> {
+  if (options.http === undefined && (options.host !== undefined || options.token !== undefined)) {
+    throw new UsageError('--host and --token apply to HTTP: add --http [port]');
+  }
+  const port = options.http === undefined || options.http === true ? undefined : portNumber(options.http);
+  const server = await import('@docs/server');
+  const log = (line: string) => process.stderr.write(`docs: ${line}\n`);
+  const common = {
+    log,
+    ...(globals.home ? { home: globals.home } : {}),
+    ...(options.libs && options.libs.length > 0 ? { libraries: options.libs } : {}),
+  };
+  const scope = common.libraries ? ` (only ${common.libraries.join(', ')})` : '';
+  let running: RunningServer;
+  try {
+    if (options.http === undefined) {
+      running = await server.serveStdio(common);
+      log(`MCP server ready on stdio${scope}`);
+    } else {
+      const token = options.token ?? process.env.DOCS_TOKEN;
+      const http = await server.startHttpServer({
+        ...common,
+        ...(port === undefined ? {} : { port }),
+        ...(options.host ? { host: options.host } : {}),
+        ...(token ? { token } : {}),
+      });
+      log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}`);
+      running = http;
+    }
+  } catch (error) {
+    if (error instanceof server.ServerError) throw new UsageError(error.message);
+    throw error;
+  }
+  server.closeOnSignals(running);
+  await running.closed;
+}
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65_535)
+    throw new UsageError(`--http takes a port from 0 to 65535, got "${value}"`);
+  return port;
+}

@@ -1,0 +1,101 @@
+import { readFileSync, watch } from 'node:fs';
+import { registerDocsTools } from '@docs/mcp';
+import { PackageStore, resolveHome } from '@docs/store';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+/** How a docs MCP server is configured; every transport takes these. */
+export interface ServerOptions {
+  /** The store directory. @default $DOCS_HOME, else the user data directory */
+  readonly home?: string;
+  /** A store to share (between the servers of HTTP requests); left open by close(). @default a store at `home` */
+  readonly store?: PackageStore;
+  /** Serve only these libraries (`name` or `name@version`). @default every installed library */
+  readonly libraries?: readonly string[];
+  /** Watch the store directory and tell clients when the libraries change, not only at the next call. @default false */
+  readonly watch?: boolean;
+  /** Where to write a line about failures and state changes; never stdout for stdio. @default none */
+  readonly log?: (line: string) => void;
+}
+
+/** A docs MCP server, not yet connected to a transport. */
+export interface DocsServer {
+  readonly server: McpServer;
+  /** Closes the server, the watcher and the store it opened. */
+  close(): Promise<void>;
+}
+
+const INSTRUCTIONS = [
+  'Documentation of the libraries installed on this machine, at their installed versions, searched locally.',
+  'Prefer these tools to memory for how an installed library works: search_all when you do not know which library documents something,',
+  'get_docs when you do, read_doc to read a whole page a result points to, list_libraries for the names and versions available.',
+].join(' ');
+
+let version: string | undefined;
+
+/** The server's version, from its package.json (read once). */
+function serverVersion(): string {
+  version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
+  return version;
+}
+
+/**
+ * Creates an MCP server with the docs tools over a store. Each transport is a
+ * few lines around it.
+ *
+ * @example
+ * const { server, close } = await createServer({ home: '/path/to/store', libraries: ['vitest'] });
+ * await server.connect(new StdioServerTransport());
+ */
+export async function createServer(options: ServerOptions = {}): Promise<DocsServer> {
+  const store = options.store ?? new PackageStore(resolveHome({ home: options.home }));
+  const server = new McpServer(
+    { name: 'docs', title: 'docs: local documentation search', version: serverVersion() },
+    { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: true } } },
+  );
+  const tools = await registerDocsTools(server, {
+    store,
+    ...(options.libraries && options.libraries.length > 0 ? { libraries: options.libraries } : {}),
+    onError: (error, tool) => options.log?.(`${tool}: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  const watcher = options.watch
+    ? watchDirectory(store.dir, () => {
+        tools
+          .refresh()
+          .then((changed) => changed && options.log?.('installed libraries changed; told the client'))
+          .catch(() => undefined);
+      })
+    : undefined;
+  return {
+    server,
+    async close() {
+      watcher?.close();
+      await server.close();
+      if (!options.store) await store.close();
+    },
+  };
+}
+
+/**
+ * Calls `onChange` (debounced) when the directory changes. A directory that
+ * does not exist yet is not watched: tool calls still notice changes.
+ */
+function watchDirectory(dir: string, onChange: () => void): { close(): void } | undefined {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const watcher = watch(dir, { persistent: false }, () => {
+      clearTimeout(timer);
+      timer = setTimeout(onChange, 100);
+      timer.unref();
+    });
+    watcher.on('error', () => watcher.close());
+    return {
+      close() {
+        clearTimeout(timer);
+        watcher.close();
+      },
+    };
+  } catch {
+    return undefined;
+  }
+}

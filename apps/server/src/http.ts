@@ -1,0 +1,138 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PackageStore, resolveHome } from '@docs/store';
+import { createServer, type ServerOptions } from './create-server.js';
+import { ServerError } from './errors.js';
+import { allowedHostnames, isLoopback, refusal, urlHost } from './http-guard.js';
+import { type RunningServer, runningServer } from './running.js';
+
+/** The port `docs serve --http` listens on when none is given. */
+export const DEFAULT_HTTP_PORT = 7800;
+
+/** Options of startHttpServer. */
+export interface HttpServerOptions extends Omit<ServerOptions, 'store' | 'watch'> {
+  /** 0 picks a free port. @default 7800 */
+  readonly port?: number;
+  /** Address to bind. Anything but a loopback address requires `token`. @default '127.0.0.1' */
+  readonly host?: string;
+  /** Bearer token every request must carry. @default none (loopback only) */
+  readonly token?: string;
+  /** More host names the Host and Origin headers may carry (a reverse proxy's name). @default none */
+  readonly allowedHosts?: readonly string[];
+  /** Largest request body accepted, in bytes. @default 1 MiB */
+  readonly maxBodyBytes?: number;
+}
+
+/** A running HTTP server. */
+export interface RunningHttpServer extends RunningServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:7800/mcp`. */
+  readonly url: string;
+}
+
+/**
+ * Serves MCP over Streamable HTTP at `/mcp`, statelessly: each POST gets a
+ * fresh server over the shared store. Before a request reaches MCP its Host
+ * and Origin are checked (403, against DNS rebinding), then its bearer token
+ * when one is set (401), then its size (413).
+ *
+ * @example
+ * const running = await startHttpServer({ port: 0, token: 'secret' });
+ * console.error(`MCP at ${running.url}`);
+ */
+export async function startHttpServer(options: HttpServerOptions = {}): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token === '' ? undefined : options.token;
+  if (!isLoopback(host) && token === undefined) {
+    throw new ServerError(
+      'token-required',
+      `serving on ${host} lets other machines connect: set a token (--token or DOCS_TOKEN) that clients send as a bearer token`,
+    );
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const allowed = allowedHostnames(host, options.allowedHosts);
+  const store = new PackageStore(resolveHome({ home: options.home }));
+  const log = options.log;
+  // Loaded here, not at the top, so `docs serve` over stdio does not pay for the HTTP transport.
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = refusal(req, allowed, token);
+    if (refused) {
+      const headers: Record<string, string> = refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+      return reply(res, refused.status, refused.message, headers);
+    }
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/mcp') return reply(res, 404, 'Not found: the MCP endpoint is /mcp');
+    if (req.method !== 'POST') {
+      return reply(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC to /mcp', { Allow: 'POST' });
+    }
+    const body = await readJson(req, maxBodyBytes);
+    if (!body.ok) return reply(res, body.status, body.message, body.status === 413 ? { Connection: 'close' } : {});
+    const docs = await createServer({
+      store,
+      ...(options.libraries ? { libraries: options.libraries } : {}),
+      ...(log ? { log } : {}),
+    });
+    // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void docs.close();
+    });
+    await docs.server.connect(transport);
+    await transport.handleRequest(req, res, body.value);
+  };
+
+  const http = createHttpServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log?.(`HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) reply(res, 500, 'Internal server error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code === 'EADDRINUSE' ? 'address-in-use' : 'cannot-listen';
+      const why = error.code === 'EADDRINUSE' ? 'is in use' : `cannot be used (${error.message})`;
+      reject(new ServerError(code, `port ${options.port ?? DEFAULT_HTTP_PORT} on ${host} ${why}`, { cause: error }));
+    });
+    http.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' || host === '[::]' ? '::1' : host;
+  const running = runningServer(async () => {
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeAllConnections();
+    });
+    await store.close();
+  });
+  return { ...running, url: `http://${urlHost(reachable)}:${port}/mcp` };
+}
+
+/** An error as the SDK's transport answers one: a JSON-RPC error without an id. */
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  const code = status === 400 ? -32700 : -32000;
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+type Body = { ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string };
+
+/** Reads a JSON body of at most `limit` bytes, refusing a larger one before or while it arrives. */
+async function readJson(req: IncomingMessage, limit: number): Promise<Body> {
+  const tooLarge: Body = { ok: false, status: 413, message: `Payload too large: the limit is ${limit} bytes` };
+  if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return tooLarge;
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return { ok: false, status: 400, message: 'Parse error: the body is not JSON' };
+  }
+}

@@ -1,0 +1,102 @@
+import { formatPackageId } from '@docs/store';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type DocsToolContext, servedLatest } from './context.js';
+import { type DocsTool, failure } from './tool.js';
+import { getDocsTool } from './tools/get-docs.js';
+import { listLibrariesTool } from './tools/list-libraries.js';
+import { readDocTool } from './tools/read-doc.js';
+import { searchAllTool } from './tools/search-all.js';
+
+/** The tools, in the order clients list them. */
+export const docsTools: readonly DocsTool[] = [listLibrariesTool, getDocsTool, searchAllTool, readDocTool];
+
+/** What registerDocsTools hands back. */
+export interface DocsTools {
+  /**
+   * Re-reads the store and, when the libraries served have changed, updates
+   * the descriptions that list them, which tells connected clients the tool
+   * list changed. Returns whether it changed. Every tool call runs it.
+   */
+  refresh(): Promise<boolean>;
+}
+
+/** How many libraries a description names before it points to list_libraries. */
+const NAMED_LIBRARIES = 40;
+
+/**
+ * Registers list_libraries, get_docs, search_all and read_doc on an MCP server.
+ * The tools read `context.store` on every call, so packages added or removed
+ * while the server runs are seen by the next call; `context.libraries`
+ * restricts the server to some libraries.
+ *
+ * @example
+ * const server = new McpServer({ name: 'docs', version: '1.0.0' });
+ * const tools = await registerDocsTools(server, { store: new PackageStore(resolveHome()) });
+ * await server.connect(new StdioServerTransport());
+ */
+export async function registerDocsTools(server: McpServer, context: DocsToolContext): Promise<DocsTools> {
+  let libraries = await librariesLine(context);
+  const registered = new Map<DocsTool, RegisteredTool>();
+  const refresh = async (): Promise<boolean> => {
+    const now = await librariesLine(context);
+    if (now === libraries) return false;
+    libraries = now;
+    // Set in place and announced once: handle.update() would announce every tool's change on its own.
+    for (const [tool, handle] of registered) handle.description = describe(tool, libraries);
+    // Not McpServer.sendToolListChanged(), which drops the promise: a transport closing meanwhile would reject it unhandled.
+    if (server.isConnected()) await server.server.sendToolListChanged().catch(() => undefined);
+    return true;
+  };
+  for (const tool of docsTools) {
+    const handle = server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: describe(tool, libraries),
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: tool.annotations,
+      },
+      async (args: unknown): Promise<CallToolResult> => {
+        try {
+          // The SDK has parsed `args` with this tool's inputSchema, defaults filled in.
+          return await tool.handler(args as never, context);
+        } catch (error) {
+          context.onError?.(error, tool.name);
+          return failure(explain(tool, error));
+        } finally {
+          await refresh().catch(() => false);
+        }
+      },
+    );
+    registered.set(tool, handle);
+  }
+  return { refresh };
+}
+
+function describe(tool: DocsTool, libraries: string): string {
+  return tool.listsLibraries ? `${tool.description}\n\n${libraries}` : tool.description;
+}
+
+/** The line that tells the model which libraries it can ask about. */
+async function librariesLine(context: DocsToolContext): Promise<string> {
+  // A store that cannot be read now may be readable at the next call, which says why if not.
+  const served = await servedLatest(context).then(
+    (packages) => packages.map(formatPackageId),
+    () => [],
+  );
+  if (served.length === 0) return 'No libraries are installed yet; list_libraries shows them once some are added.';
+  const named = served.slice(0, NAMED_LIBRARIES).join(', ');
+  const rest = served.length > NAMED_LIBRARIES ? `, and ${served.length - NAMED_LIBRARIES} more (list_libraries)` : '';
+  return `Libraries available: ${named}${rest}.`;
+}
+
+/** Bad option values are the caller's to fix, an unreadable store the user's; anything else is a bug, said plainly. */
+function explain(tool: DocsTool, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof RangeError) return `Invalid arguments for ${tool.name}: ${message}`;
+  if (error instanceof Error && error.name === 'StoreError')
+    return `${tool.name} could not read the documentation store: ${message}`;
+  return `${tool.name} failed unexpectedly (a bug in the docs server, please report it): ${message}`;
+}

@@ -1,0 +1,75 @@
+import type { DocResult, SearchResponse } from '@docs/search';
+import type { Unresolved } from './context.js';
+import type { SearchOutput } from './schemas.js';
+
+/** The structured answer of a search: the response as the engine gave it, plus the next page's offset. */
+export function searchOutputOf(response: SearchResponse, offset: number): SearchOutput {
+  const next = offset + response.results.length;
+  return {
+    status: response.status,
+    message: response.message,
+    results: response.results.map((r) => ({ ...r, breadcrumb: [...r.breadcrumb] })),
+    total: response.total,
+    totalTokens: response.totalTokens,
+    searched: [...response.searched],
+    query: { terms: [...response.query.terms], match: response.query.match },
+    ...(response.results.length > 0 && next < response.total ? { nextOffset: next } : {}),
+    ...(response.installed ? { installed: [...response.installed] } : {}),
+    ...(response.suggestion ? { suggestion: response.suggestion } : {}),
+  };
+}
+
+/** A search output for a library that could not be used. */
+export function unresolvedOutput(error: Unresolved): SearchOutput {
+  return {
+    status: error.status,
+    message: error.message,
+    results: [],
+    total: 0,
+    totalTokens: 0,
+    searched: [],
+    query: { terms: [], match: 'none' },
+    installed: [...error.installed],
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+  };
+}
+
+/**
+ * Compact text for a model: one header per result
+ * (`## vitest@3.2.4 · Mocking > Timers · guide/mocking.md (score 0.93)`) and its
+ * content; the index format is one line per result. Ends with the message
+ * and how to get more.
+ */
+export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_all'): string {
+  if (output.results.length === 0) return output.message;
+  const lines: string[] = [];
+  const index = output.results.every((r) => r.content === undefined);
+  for (const r of output.results) {
+    const head = `${r.library} · ${trail(r).join(' > ')} · ${r.path} (score ${r.score.toFixed(2)}`;
+    if (index) {
+      lines.push(`- ${head}, ${r.tokens} tokens)`);
+      continue;
+    }
+    lines.push(`## ${head}${r.truncated ? ', truncated: read_doc has the rest' : ''})`, '', r.content ?? '', '');
+  }
+  if (index) lines.push('');
+  const more = output.nextOffset === undefined ? '' : ` More: call ${tool} again with offset ${output.nextOffset}.`;
+  const tokens = index ? '' : `; ${output.totalTokens} tokens`;
+  const next = index ? ' Read a page with read_doc (library, path), or search again with format "full".' : '';
+  lines.push(`${output.message}${tokens}.${more}${next}`);
+  return lines.join('\n');
+}
+
+/** The text of an error about a library: the message names what is available and the closest name. */
+export function renderUnresolved(error: {
+  readonly message: string;
+  readonly suggestion?: string | undefined;
+}): string {
+  const named = error.suggestion === undefined || error.message.includes(`"${error.suggestion}"`);
+  if (named) return error.message;
+  return `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'} Retry with library "${error.suggestion}".`;
+}
+
+function trail(r: Pick<DocResult, 'title' | 'breadcrumb'>): readonly string[] {
+  return r.breadcrumb[0] === r.title ? r.breadcrumb : [r.title, ...r.breadcrumb];
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+// Shared pieces of the tools' input and output schemas. Bounds keep one call's answer
+// within what an agent's context can take; the search engine accepts wider values.
+
+export const libraryInput = z
+  .string()
+  .min(1)
+  .max(300)
+  .describe(
+    'Library name as list_libraries shows it, e.g. "vitest"; or name@version ("vitest@3.2.4", or a range such as "vitest@3"). Case-insensitive. A bare name uses the highest installed version.',
+  );
+
+export const versionInput = z
+  .string()
+  .min(1)
+  .max(128)
+  .optional()
+  .describe('Version or semver range to use when `library` is a bare name. Default: the highest installed version.');
+
+export const topicInput = z
+  .string()
+  .min(1)
+  .max(1000)
+  .describe(
+    'What to look for, in a few specific words: an API or option name, a config key, an error message or a short task ("fake timers", "configure coverage thresholds"). Do not repeat the library name.',
+  );
+
+export const tokensInput = z
+  .number()
+  .int()
+  .min(100)
+  .max(20_000)
+  .default(2000)
+  .describe('Token budget over the content of all results (100 to 20000). Default 2000. Ignored by the index format.');
+
+export const formatInput = z
+  .enum(['full', 'index'])
+  .default('full')
+  .describe(
+    '"full": each result with its markdown content; "index": titles, paths and scores only, to scan many results cheaply before reading some. Default "full".',
+  );
+
+export const limitInput = z
+  .number()
+  .int()
+  .min(1)
+  .max(50)
+  .default(10)
+  .describe('Results per page (1 to 50). Default 10.');
+
+export const offsetInput = z
+  .number()
+  .int()
+  .min(0)
+  .max(10_000)
+  .default(0)
+  .describe('Results to skip, for the next page: pass the nextOffset of the previous answer. Default 0.');
+
+const resolutionStatus = ['no-packages', 'unknown-library', 'unknown-version'] as const;
+
+export const docResultOutput = z.object({
+  library: z.string().describe('name@version of the library the result comes from'),
+  path: z.string().describe('Document path inside the library; pass it to read_doc to read the whole page'),
+  title: z.string().describe('Title of the document'),
+  breadcrumb: z.array(z.string()).describe('Headings from the top of the document down to this section'),
+  heading: z.string().describe("The section's own heading"),
+  score: z.number().describe("Relevance in [0, 1]; 1 is each library's best match"),
+  tokens: z.number().int().describe('Tokens of the content'),
+  truncated: z.boolean().describe('True when the content was cut to fit the budget; read_doc has the rest'),
+  content: z.string().optional().describe('Markdown of the section (absent in the index format)'),
+});
+
+/** The answer of get_docs and search_all: the search response, plus where the next page starts. */
+export const searchOutput = z.object({
+  status: z.enum(['ok', 'no-match', ...resolutionStatus]).describe('Why the answer has the results it has'),
+  message: z.string().describe('What happened and, when nothing was found, what to try next'),
+  results: z.array(docResultOutput),
+  total: z.number().int().describe('Results before paging'),
+  totalTokens: z.number().int().describe('Tokens of all returned content'),
+  searched: z.array(z.string()).describe('Libraries searched, as name@version'),
+  query: z.object({
+    terms: z.array(z.string()).describe('Words searched for'),
+    match: z.enum(['all', 'some', 'none']).describe('Whether results hold all of the words or only some'),
+  }),
+  nextOffset: z.number().int().optional().describe('Offset of the next page, when there are more results'),
+  installed: z
+    .array(z.string())
+    .optional()
+    .describe('Libraries available (name@version), when the one asked for is not'),
+  suggestion: z.string().optional().describe('The closest available library, when the one asked for is unknown'),
+});
+
+export type SearchOutput = z.infer<typeof searchOutput>;

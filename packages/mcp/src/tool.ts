@@ -1,0 +1,44 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { DocsToolContext } from './context.js';
+
+/**
+ * One MCP tool as data: what the model reads (name, title, description, the
+ * schemas, annotations) and a small handler. The handler returns a result for
+ * every outcome it expects, `isError` included; registerDocsTools turns
+ * anything it throws into an `isError` result too.
+ */
+export interface DocsTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly title: string;
+  /** Written for the model: when to use the tool and what a good argument looks like. */
+  readonly description: string;
+  /** True when the description ends with the libraries this server serves (and so changes with them). */
+  readonly listsLibraries: boolean;
+  readonly inputSchema: Input;
+  readonly outputSchema: Output;
+  readonly annotations: ToolAnnotations;
+  readonly handler: (args: z.output<Input>, context: DocsToolContext) => Promise<CallToolResult>;
+}
+
+/** Every tool here only reads the local store. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** A result with its structured form and a compact text rendering of it. */
+export function answer(structured: object, text: string, isError = false): CallToolResult {
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: structured as Record<string, unknown>,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+/** An error result with only text, for failures that have no structured form. */
+export function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,55 @@
+import { getDocs } from '@docs/search';
+import { formatPackageId } from '@docs/store';
+import { z } from 'zod';
+import { resolveLibrary } from '../context.js';
+import { renderSearch, renderUnresolved, searchOutputOf, unresolvedOutput } from '../render.js';
+import {
+  formatInput,
+  libraryInput,
+  limitInput,
+  offsetInput,
+  searchOutput,
+  tokensInput,
+  topicInput,
+  versionInput,
+} from '../schemas.js';
+import { answer, type DocsTool, READ_ONLY } from '../tool.js';
+
+const inputSchema = z.object({
+  library: libraryInput,
+  topic: topicInput,
+  version: versionInput,
+  tokens: tokensInput,
+  format: formatInput,
+  limit: limitInput,
+  offset: offsetInput,
+});
+
+/** `get_docs`: search one library. */
+export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
+  name: 'get_docs',
+  title: 'Search one library',
+  description: [
+    "Search one library's installed documentation and get the best-matching sections as markdown, within a token budget.",
+    'Use it when you know which library a question is about: how to use an API or option, what an error means, how to do a task with it.',
+    'A good topic is a few specific words, e.g. "fake timers", "coverage thresholds", "TypeError: fetch failed"; not a whole sentence, and without the library name.',
+    'Results are ranked (score 1 is the best match); each gives the document path, which read_doc takes to read the whole page.',
+    'Use format "index" to scan many results cheaply. An unknown library returns an error listing the installed libraries and the closest name.',
+  ].join(' '),
+  listsLibraries: true,
+  inputSchema,
+  outputSchema: searchOutput,
+  annotations: { title: 'Search one library', ...READ_ONLY },
+  async handler(args, context) {
+    const found = await resolveLibrary(context, args.library, args.version);
+    if (!found.ok) return answer(unresolvedOutput(found), renderUnresolved(found), true);
+    const response = await getDocs(context.store, formatPackageId(found.pkg), args.topic, {
+      tokens: args.tokens,
+      format: args.format,
+      limit: args.limit,
+      offset: args.offset,
+    });
+    const output = searchOutputOf(response, args.offset);
+    return answer(output, renderSearch(output, 'get_docs'), response.status !== 'ok' && response.status !== 'no-match');
+  },
+};

@@ -1,0 +1,92 @@
+import { searchAll } from '@docs/search';
+import { formatPackageId } from '@docs/store';
+import { z } from 'zod';
+import { ADD_DOCS_HINT, isScoped, resolveLibrary, servedLatest } from '../context.js';
+import { renderSearch, renderUnresolved, searchOutputOf, unresolvedOutput } from '../render.js';
+import {
+  formatInput,
+  libraryInput,
+  limitInput,
+  offsetInput,
+  type SearchOutput,
+  searchOutput,
+  tokensInput,
+  topicInput,
+} from '../schemas.js';
+import { answer, type DocsTool, READ_ONLY } from '../tool.js';
+
+const inputSchema = z.object({
+  topic: topicInput,
+  libraries: z
+    .array(libraryInput)
+    .min(1)
+    .max(50)
+    .optional()
+    .describe(
+      'Search only these libraries (names or name@version, as list_libraries shows them). Default: every installed library, the highest version of each.',
+    ),
+  tokens: tokensInput,
+  format: formatInput,
+  limit: limitInput,
+  offset: offsetInput,
+});
+
+/** `search_all`: search every installed library (or some) at once. */
+export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
+  name: 'search_all',
+  title: 'Search all libraries',
+  description: [
+    'Search the documentation of every installed library at once (or of those in `libraries`) and get the best sections as markdown, merged into one ranked list within one token budget.',
+    'Each result names its library (name@version), so you know where each answer comes from.',
+    'Use it when you do not know which library documents something, when a task spans several libraries, or to compare them; use get_docs when you know the library.',
+    'A good topic is a few specific words: an API or option name, an error message or a short task ("enable CORS", "retry failed requests").',
+    'Use format "index" to scan many results cheaply, and read_doc to read a whole page.',
+  ].join(' '),
+  listsLibraries: true,
+  inputSchema,
+  outputSchema: searchOutput,
+  annotations: { title: 'Search all libraries', ...READ_ONLY },
+  async handler(args, context) {
+    let libraries = args.libraries;
+    if (isScoped(context)) {
+      // Scoped, every library searched is resolved here, so nothing outside the scope is reached.
+      const wanted = args.libraries ?? (await servedLatest(context)).map(formatPackageId);
+      if (wanted.length === 0) {
+        const output = nothingServed(
+          `None of the libraries this server serves (${context.libraries?.join(', ')}) is installed. ${ADD_DOCS_HINT}`,
+        );
+        return answer(output, output.message);
+      }
+      const resolved: string[] = [];
+      for (const spec of wanted) {
+        const found = await resolveLibrary(context, spec);
+        if (!found.ok) return answer(unresolvedOutput(found), renderUnresolved(found), true);
+        resolved.push(formatPackageId(found.pkg));
+      }
+      libraries = resolved;
+    }
+    const response = await searchAll(context.store, args.topic, {
+      tokens: args.tokens,
+      format: args.format,
+      limit: args.limit,
+      offset: args.offset,
+      ...(libraries ? { libraries } : {}),
+    });
+    const output = searchOutputOf(response, args.offset);
+    // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
+    const isError = response.status === 'unknown-library' || response.status === 'unknown-version';
+    return answer(output, isError ? renderUnresolved(output) : renderSearch(output, 'search_all'), isError);
+  },
+};
+
+function nothingServed(message: string): SearchOutput {
+  return {
+    status: 'no-packages',
+    message,
+    results: [],
+    total: 0,
+    totalTokens: 0,
+    searched: [],
+    query: { terms: [], match: 'none' },
+  };
+}
