@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { buildPackage } from '@docs/ingest';
 import { getDocs, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
 import { PackageStore, parsePackageSpec } from '@docs/store';
-import { type GoldEntry, type QueryScore, type RankedEntry, scoreQuery, summarise } from './metrics.js';
+import { type GoldEntry, isHit, type QueryScore, type RankedEntry, scoreQuery, summarise } from './metrics.js';
+import { type GradedPage, type PageScore, scorePages } from './pages.js';
 
 interface Question {
   readonly id: string;
@@ -18,7 +19,7 @@ interface Question {
 }
 
 const USAGE =
-  'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--out results.jsonl] [--store <dir>] [--per-query]\n' +
+  'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
   '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F]';
 
 async function main(): Promise<number> {
@@ -27,6 +28,8 @@ async function main(): Promise<number> {
       corpus: { type: 'string' },
       queries: { type: 'string', multiple: true },
       out: { type: 'string' },
+      external: { type: 'string' },
+      'external-out': { type: 'string' },
       store: { type: 'string' },
       'per-query': { type: 'boolean' },
       // Ranking options, to measure a change before it becomes a default.
@@ -42,20 +45,32 @@ async function main(): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || !values.corpus || !values.queries?.length) {
+  if (values.help || ((!values.corpus || !values.queries?.length) && !values.external)) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  const corpus = path.resolve(values.corpus);
+  const corpus = values.corpus ? path.resolve(values.corpus) : undefined;
   const home = values.store ? path.resolve(values.store) : await mkdtemp(path.join(tmpdir(), 'docs-eval-'));
   const store = new PackageStore(home);
   try {
     const minSection = values['min-section-tokens'];
-    await buildCorpus(corpus, store, minSection === undefined ? {} : { minSectionTokens: Number(minSection) });
+    const build = minSection === undefined ? {} : { minSectionTokens: Number(minSection) };
     const tuning = rankingOptions(values);
+    if (values.external) {
+      // Its own store: its libraries overlap the corpus's at other versions (fastapi).
+      const externalStore = new PackageStore(path.join(home, 'external'));
+      try {
+        await runExternal(path.resolve(values.external), externalStore, build, tuning, values['external-out']);
+      } finally {
+        await externalStore.close();
+      }
+    }
+    if (!corpus || !values.queries?.length) return 0;
+    await buildCorpus(corpus, store, build);
     const questions = (await Promise.all(values.queries.map(readJsonl))).flat() as Question[];
     const lines: string[] = [];
     const scored: Array<{ q: Question; s: QueryScore }> = [];
+    const answered: boolean[] = [];
     for (const q of questions) {
       const options = { format: 'index', limit: 10, ...tuning } as const;
       const response =
@@ -71,9 +86,26 @@ async function main(): Promise<number> {
         }),
       );
       scored.push({ q, s: scoreQuery(q.gold, ranked) });
+      // What an agent receives by default: the full format within the 2,000-token budget.
+      const full =
+        q.library === null ? await searchAll(store, q.query, tuning) : await getDocs(store, q.library, q.query, tuning);
+      // A result that joined adjacent sections holds each of them.
+      const held = full.results.flatMap((r) =>
+        (r.sections ?? [r.breadcrumb]).map((breadcrumb) => ({
+          library: r.library,
+          path: r.path,
+          title: r.title,
+          heading: breadcrumb.length > 0 ? breadcrumb : [r.title],
+        })),
+      );
+      answered.push(held.some((r) => q.gold.some((g) => isHit(r, g))));
     }
     if (values.out) await writeFile(values.out, `${lines.join('\n')}\n`);
     printTable(scored, values['per-query'] === true);
+    const inAnswer = answered.filter(Boolean).length;
+    process.stdout.write(
+      `\ncorrect section inside the default answer (full format, 2,000 tokens): ${inAnswer}/${answered.length} = ${((100 * inAnswer) / answered.length).toFixed(1)}%\n`,
+    );
     return 0;
   } finally {
     await store.close();
@@ -109,6 +141,66 @@ async function buildCorpus(corpus: string, store: PackageStore, build: { minSect
       `built ${folders.length} packages, ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s\n`,
     );
   }
+}
+
+interface ExternalQuery {
+  readonly id: string;
+  readonly query: string;
+  readonly library: string;
+  readonly intent?: string;
+  readonly gold: readonly GradedPage[];
+}
+
+/**
+ * The external benchmark: its libraries built like the corpus, every query
+ * answered within its library (index format, limit 10), scored per page.
+ */
+async function runExternal(
+  dir: string,
+  store: PackageStore,
+  build: { minSectionTokens?: number },
+  tuning: SearchOptions,
+  out: string | undefined,
+): Promise<void> {
+  await buildCorpus(dir, store, build);
+  const queries = (await readJsonl(path.join(dir, 'qrels.jsonl'))) as ExternalQuery[];
+  const lines: string[] = [];
+  const scores: Array<{ q: ExternalQuery; s: PageScore }> = [];
+  for (const q of queries) {
+    const response = await getDocs(store, q.library, q.query, { format: 'index', limit: 10, ...tuning });
+    if (response.status !== 'ok' && response.status !== 'no-match') throw new Error(`${q.id}: ${response.message}`);
+    lines.push(
+      JSON.stringify({
+        id: q.id,
+        results: response.results.map((r) => ({ library: r.library, path: r.path, heading: r.heading })),
+      }),
+    );
+    scores.push({
+      q,
+      s: scorePages(
+        q.gold,
+        response.results.map((r) => r.path),
+      ),
+    });
+  }
+  if (out) await writeFile(out, `${lines.join('\n')}\n`);
+  const groups = new Map<string, PageScore[]>();
+  for (const { q, s } of scores) {
+    for (const name of ['ALL', `library=${q.library}`, ...(q.intent ? [`intent=${q.intent}`] : [])]) {
+      groups.set(name, [...(groups.get(name) ?? []), s]);
+    }
+  }
+  const mean = (list: readonly PageScore[], f: (s: PageScore) => number) =>
+    list.reduce((sum, s) => sum + f(s), 0) / list.length;
+  const rows = ['external (page level)      n    MRR@5  MRR@10  nDCG@5   Hit@5  Recall@5'];
+  for (const [name, list] of [...groups].sort(([a], [b]) =>
+    a === 'ALL' ? -1 : b === 'ALL' ? 1 : a.localeCompare(b),
+  )) {
+    rows.push(
+      `${name.padEnd(24)} ${String(list.length).padStart(3)}    ${[mean(list, (s) => s.mrr5), mean(list, (s) => s.mrr10), mean(list, (s) => s.ndcg5), mean(list, (s) => s.hit5), mean(list, (s) => s.recall5)].map((x) => x.toFixed(3)).join('   ')}`,
+    );
+  }
+  process.stdout.write(`${rows.join('\n')}\n\n`);
 }
 
 function rankingOptions(values: Record<string, string | boolean | string[] | undefined>): SearchOptions {

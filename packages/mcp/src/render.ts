@@ -8,7 +8,11 @@ export function searchOutputOf(response: SearchResponse, offset: number): Search
   return {
     status: response.status,
     message: response.message,
-    results: response.results.map((r) => ({ ...r, breadcrumb: [...r.breadcrumb] })),
+    results: response.results.map(({ breadcrumb, sections, ...rest }) => ({
+      ...rest,
+      breadcrumb: [...breadcrumb],
+      ...(sections ? { sections: sections.map((s) => [...s]) } : {}),
+    })),
     total: response.total,
     totalTokens: response.totalTokens,
     searched: [...response.searched],

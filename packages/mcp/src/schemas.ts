@@ -64,6 +64,10 @@ export const docResultOutput = z.object({
   path: z.string().describe('Document path inside the library; pass it to read_doc to read the whole page'),
   title: z.string().describe('Title of the document'),
   breadcrumb: z.array(z.string()).describe('Headings from the top of the document down to this section'),
+  sections: z
+    .array(z.array(z.string()))
+    .optional()
+    .describe('When adjacent sections were joined into this result, the breadcrumb of each, in page order'),
   heading: z.string().describe("The section's own heading"),
   score: z.number().describe("Relevance in [0, 1]; 1 is each library's best match"),
   tokens: z.number().int().describe('Tokens of the content'),

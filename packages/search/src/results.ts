@@ -10,6 +10,11 @@ export interface DocResult {
   readonly breadcrumb: readonly string[];
   /** The section's own heading (the document title before the first heading). */
   readonly heading: string;
+  /**
+   * When adjacent sections of the page were joined into this result (full
+   * format), the breadcrumb of each, in page order; absent for one section.
+   */
+  readonly sections?: readonly (readonly string[])[];
   /** Relevance in [0, 1]: normalised within its library, 1 for each library's best. */
   readonly score: number;
   /** Tokens of the content (after any cut). */

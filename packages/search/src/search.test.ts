@@ -153,6 +153,7 @@ describe('getDocs', () => {
     const merged = answer.results.find((r) => r.path === 'guide/timers.md');
     expect(merged?.content).toContain('Fake timers');
     expect(merged?.content).toContain('## Advancing');
+    expect(merged?.sections).toEqual([['Timers'], ['Timers', 'Advancing']]);
     expect(answer.results.filter((r) => r.path === 'guide/timers.md')).toHaveLength(1);
   });
 

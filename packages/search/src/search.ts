@@ -252,6 +252,7 @@ function toResult(group: Group, content: string | undefined, tokens?: number): D
     score: group.score,
     tokens: tokens ?? group.members.reduce((sum, m) => sum + m.tokens, 0),
     truncated: false,
+    ...(group.members.length > 1 ? { sections: group.members.map((m) => m.breadcrumb) } : {}),
     ...(content === undefined ? {} : { content }),
   };
 }
