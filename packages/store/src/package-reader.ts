@@ -116,13 +116,17 @@ export class PackageReader {
       breadcrumb: string;
       level: number;
       tokens: number;
-    }>`SELECT c.id, c.document_id, c.ord, -${bm25} AS score, d.path, d.title, c.breadcrumb, c.level, c.tokens
-       FROM chunks_fts
-       JOIN chunks c ON c.id = chunks_fts.rowid
+    }>`SELECT c.id, c.document_id, c.ord, best.score, d.path, d.title, c.breadcrumb, c.level, c.tokens
+       FROM (
+         -- Rank inside the index first, so only the best rows are joined.
+         SELECT rowid AS id, -${bm25} AS score FROM chunks_fts
+         WHERE chunks_fts MATCH ${expression}
+         ORDER BY score DESC
+         LIMIT ${options.limit}
+       ) AS best
+       JOIN chunks c ON c.id = best.id
        JOIN documents d ON d.id = c.document_id
-       WHERE chunks_fts MATCH ${expression}
-       ORDER BY ${bm25}
-       LIMIT ${options.limit}`.execute(this.#db);
+       ORDER BY best.score DESC, c.id`.execute(this.#db);
     return rows.map((r) => ({
       id: r.id,
       documentId: r.document_id,
@@ -148,15 +152,19 @@ export class PackageReader {
   ): Promise<Map<number, number>> {
     const coverage = new Map<number, number>();
     if (ids.length === 0) return coverage;
+    const wanted = new Set(ids);
     for (const [index, term] of terms.entries()) {
       const expression = termExpression(term);
       if (expression === undefined) continue;
       const weight = options.weights?.[index] ?? 1;
       // Column names come from the FtsColumn type, never from input.
       const filtered = options.column ? `${options.column} : (${expression})` : expression;
-      const { rows } = await sql<{ rowid: number }>`SELECT rowid FROM chunks_fts
-        WHERE chunks_fts MATCH ${filtered} AND rowid IN (${sql.join(ids)})`.execute(this.#db);
-      for (const { rowid } of rows) coverage.set(rowid, (coverage.get(rowid) ?? 0) + weight);
+      // The term's whole list of chunks, intersected here: one fixed statement,
+      // and cheaper in SQLite than filtering the list by rowid.
+      const { rows } = await sql<{
+        rowid: number;
+      }>`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ${filtered}`.execute(this.#db);
+      for (const { rowid } of rows) if (wanted.has(rowid)) coverage.set(rowid, (coverage.get(rowid) ?? 0) + weight);
     }
     return coverage;
   }

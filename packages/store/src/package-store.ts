@@ -55,6 +55,7 @@ const STALE_PARTIAL_MS = 24 * 60 * 60 * 1000;
 export class PackageStore {
   readonly dir: string;
   readonly #readers = new Map<string, { reader: PackageReader; mtimeMs: number; bytes: number }>();
+  #listing: { version: string; packages: InstalledPackage[] } | undefined;
 
   constructor(dir: string) {
     this.dir = path.resolve(dir);
@@ -62,8 +63,14 @@ export class PackageStore {
 
   /** Installed packages, by name ascending, highest version first. A missing directory is an empty store. */
   async list(): Promise<InstalledPackage[]> {
+    // Installing, replacing or removing a package renames or unlinks a file in
+    // the directory, which changes the directory's mtime; package files are
+    // never modified in place. One stat then tells whether the last listing holds.
+    let version: string;
     let entries: string[];
     try {
+      version = String((await stat(this.dir, { bigint: true })).mtimeNs);
+      if (this.#listing?.version === version) return [...this.#listing.packages];
       entries = await readdir(this.dir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
@@ -77,7 +84,9 @@ export class PackageStore {
       const info = await stat(file).catch(() => undefined);
       if (info?.isFile()) packages.push({ ...id, file, bytes: info.size, mtimeMs: info.mtimeMs });
     }
-    return packages.sort((a, b) => a.name.localeCompare(b.name) || compareVersions(b.version, a.version));
+    packages.sort((a, b) => a.name.localeCompare(b.name) || compareVersions(b.version, a.version));
+    this.#listing = { version, packages };
+    return [...packages];
   }
 
   /**
