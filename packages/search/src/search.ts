@@ -3,10 +3,12 @@ import {
   type ChunkHit,
   formatPackageId,
   type InstalledPackage,
+  indexTokens,
   loadTokenCounter,
   type PackageReader,
   type PackageStore,
   type ResolveError,
+  tokensContain,
 } from '@docs/store';
 import { isHistoryPage } from './history.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
@@ -169,17 +171,18 @@ async function candidates(
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
   const weights = words.map((w) => (isIdentifier(w) ? options.identifierWeight : 1));
   const total = weights.reduce((sum, w) => sum + w, 0);
-  const coverage = terms.length === 1 ? undefined : await target.reader.termCoverage(terms, ids);
-  const weighted = terms.length === 1 ? undefined : await target.reader.termCoverage(terms, ids, { weights });
-  const inHeadings =
-    options.headingBoost > 0
-      ? await target.reader.termCoverage(terms, ids, { column: 'headings', weights })
-      : undefined;
-  const covered = hits.map((h) => (coverage ? (coverage.get(h.id) ?? 1) : 1));
-  const own = hits.map((h) => {
-    const share = (weighted ? (weighted.get(h.id) ?? 1) / total : 1) ** options.coverageExponent;
+  const weightOf = (found: readonly number[]) => found.reduce((sum, t) => sum + (weights[t] ?? 0), 0);
+  // Every hit holds at least one term; with one term there is nothing to count.
+  const matches = terms.length === 1 ? undefined : await target.reader.termMatches(terms, ids);
+  const held = hits.map((h) => matches?.get(h.id) ?? [0]);
+  const covered = held.map((found) => found.length);
+  const own = hits.map((h, i) => {
+    const share = (weightOf(held[i] ?? []) / total) ** options.coverageExponent;
     // A section whose heading trail names the query's words is usually the one that answers it.
-    const heading = 1 + options.headingBoost * ((inHeadings?.get(h.id) ?? 0) / total);
+    // The trail is on the hit already, so it is read here rather than queried.
+    const trail = options.headingBoost > 0 ? indexTokens(h.breadcrumb.join(' ')) : [];
+    const inTrail = terms.flatMap((term, t) => (tokensContain(trail, term) ? [t] : []));
+    const heading = 1 + options.headingBoost * (weightOf(inTrail) / total);
     return h.score * share * heading * (isHistoryPage(h.path, h.title) ? options.historyWeight : 1);
   });
   // A page with many matching sections is about the topic; one stray match is not.

@@ -3,6 +3,7 @@
 export type { StoreErrorCode } from './errors.js';
 export { StoreError } from './errors.js';
 export { resolveHome } from './home.js';
+export { indexTokens, tokensContain } from './index-tokens.js';
 export type { PackageId } from './names.js';
 export {
   assertValidName,

@@ -141,22 +141,20 @@ export class PackageReader {
   }
 
   /**
-   * For each chunk id, how many of `terms` it contains, anywhere or only in
-   * one indexed column (ids containing none are absent). With `weights`, the
-   * sum of the weights of the terms it contains instead.
+   * For each chunk id, the indices of the `terms` it contains, anywhere or
+   * only in one indexed column. Ids containing none are absent.
    */
-  async termCoverage(
+  async termMatches(
     terms: readonly Term[],
     ids: readonly number[],
-    options: { column?: FtsColumn; weights?: readonly number[] } = {},
-  ): Promise<Map<number, number>> {
-    const coverage = new Map<number, number>();
-    if (ids.length === 0) return coverage;
+    options: { column?: FtsColumn } = {},
+  ): Promise<Map<number, number[]>> {
+    const matches = new Map<number, number[]>();
+    if (ids.length === 0) return matches;
     const wanted = new Set(ids);
     for (const [index, term] of terms.entries()) {
       const expression = termExpression(term);
       if (expression === undefined) continue;
-      const weight = options.weights?.[index] ?? 1;
       // Column names come from the FtsColumn type, never from input.
       const filtered = options.column ? `${options.column} : (${expression})` : expression;
       // The term's whole list of chunks, intersected here: one fixed statement,
@@ -164,9 +162,11 @@ export class PackageReader {
       const { rows } = await sql<{
         rowid: number;
       }>`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ${filtered}`.execute(this.#db);
-      for (const { rowid } of rows) if (wanted.has(rowid)) coverage.set(rowid, (coverage.get(rowid) ?? 0) + weight);
+      for (const { rowid } of rows) {
+        if (wanted.has(rowid)) matches.set(rowid, [...(matches.get(rowid) ?? []), index]);
+      }
     }
-    return coverage;
+    return matches;
   }
 
   /** The content of each chunk id. */

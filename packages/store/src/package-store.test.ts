@@ -204,7 +204,7 @@ describe('queries are never FTS5 syntax', () => {
     const reader = store.reader(found.value);
     await expect(reader.search({ terms: [term, 'cors'], mode: 'any' }, { limit: 5 })).resolves.toBeInstanceOf(Array);
     await expect(reader.search({ terms: [term], mode: 'all' }, { limit: 5 })).resolves.toBeInstanceOf(Array);
-    await expect(reader.termCoverage([term], [1, 2, 3])).resolves.toBeInstanceOf(Map);
+    await expect(reader.termMatches([term], [1, 2, 3])).resolves.toBeInstanceOf(Map);
     await store.close();
   });
 });

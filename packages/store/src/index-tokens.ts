@@ -1,0 +1,34 @@
+import type { Term } from './package-reader.js';
+
+// The index's tokenizer is FTS5 `unicode61 remove_diacritics 2`: letters and
+// numbers (and private-use characters) make tokens, everything else separates
+// them; case is folded and diacritics are removed. This mirrors it for text
+// the caller already holds (a heading trail), so asking whether a term occurs
+// there needs no query.
+const SEPARATOR = /[^\p{L}\p{N}\p{Co}]+/u;
+
+/** The tokens the index makes of a text. */
+export function indexTokens(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(SEPARATOR)
+    .filter((t) => t !== '');
+}
+
+/**
+ * Whether the tokens hold the term: any of its alternatives, each read as a
+ * phrase whose tokens must follow each other, as FTS5 reads a quoted string.
+ */
+export function tokensContain(tokens: readonly string[], term: Term): boolean {
+  const alternatives = typeof term === 'string' ? [term] : term;
+  return alternatives.some((alternative) => {
+    const phrase = indexTokens(alternative);
+    if (phrase.length === 0) return false;
+    for (let start = 0; start + phrase.length <= tokens.length; start++) {
+      if (phrase.every((t, i) => tokens[start + i] === t)) return true;
+    }
+    return false;
+  });
+}
