@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// The benchmark. Not a test: it measures, prints a table and writes JSON so
+// runs can be compared across commits. Usage:
+//
+//   pnpm bench [corpus] [--queries file.jsonl] [--runs N] [--out results.json] [--many 100,1000]
+//
+// corpus defaults to ../shared/corpus; the questions default to
+// <corpus>/../eval/queries-dev.jsonl. Every store it builds lives in a temp
+// directory that is removed at the end.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildPackage } from '@docs/ingest';
+import { getDocs, searchAll } from '@docs/search';
+import { PackageStore, packageFileName, parsePackageSpec } from '@docs/store';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+interface Question {
+  readonly query: string;
+  readonly library: string | null;
+}
+
+/** p50 and p95 of a list of milliseconds. */
+interface Latency {
+  readonly p50: number;
+  readonly p95: number;
+  readonly n: number;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const bin = path.join(root, 'apps/cli/dist/bin.js');
+
+function latency(samples: readonly number[]): Latency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? Number.NaN;
+  return { p50: at(0.5), p95: at(0.95), n: sorted.length };
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+let peakRss = 0;
+const sampleRss = () => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+};
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      queries: { type: 'string' },
+      runs: { type: 'string', default: '5' },
+      out: { type: 'string', default: 'bench-results.json' },
+      many: { type: 'string', default: '100,1000' },
+    },
+  });
+  const corpus = path.resolve(positionals[0] ?? path.join(root, '../shared/corpus'));
+  const queriesFile = values.queries ?? path.join(corpus, '../eval/queries-dev.jsonl');
+  if (!existsSync(corpus)) throw new Error(`no corpus at ${corpus}: pass its path as the first argument`);
+  if (!existsSync(queriesFile)) throw new Error(`no questions at ${queriesFile}: pass --queries <file.jsonl>`);
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (pnpm build)`);
+  const runs = Math.max(1, Number(values.runs));
+  const questions = (await readFile(queriesFile, 'utf8'))
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Question);
+  const work = await mkdtemp(path.join(tmpdir(), 'docs-bench-'));
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      platform: process.platform,
+    },
+    corpus,
+    questions: questions.length,
+    runs,
+  };
+  const table: Array<[string, string]> = [];
+  const interval = setInterval(sampleRss, 20);
+  try {
+    // Build throughput: every library of the corpus, several runs after a warm-up.
+    const folders = (await readdir(corpus, { withFileTypes: true })).filter(
+      (e) => e.isDirectory() && e.name.includes('@'),
+    );
+    const perLibrary = new Map<string, { bytes: number; ms: number[] }>();
+    const home = path.join(work, 'store');
+    const store = new PackageStore(home);
+    await mkdir(home, { recursive: true });
+    for (let run = 0; run <= runs; run++) {
+      for (const folder of folders) {
+        const { name, version } = parsePackageSpec(folder.name);
+        if (!version) continue;
+        const started = performance.now();
+        const summary = await buildPackage({
+          root: path.join(corpus, folder.name),
+          name,
+          version,
+          output: store.partialPath({ name, version }),
+        });
+        await store.install(summary.output, { move: true });
+        const ms = performance.now() - started;
+        if (run === 0) continue; // warm-up
+        const entry = perLibrary.get(folder.name) ?? { bytes: summary.sourceBytes, ms: [] };
+        entry.ms.push(ms);
+        perLibrary.set(folder.name, entry);
+      }
+    }
+    const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
+    const totalBytes = [...perLibrary.values()].reduce((sum, e) => sum + e.bytes, 0);
+    const wholeRuns = Array.from({ length: runs }, (_, i) =>
+      [...perLibrary.values()].reduce((sum, e) => sum + (e.ms[i] ?? 0), 0),
+    );
+    const whole = latency(wholeRuns);
+    results.build = {
+      wholeCorpus: { bytes: totalBytes, msP50: whole.p50, mbPerSecond: mbps(totalBytes, whole.p50) },
+      perLibrary: Object.fromEntries(
+        [...perLibrary].map(([lib, e]) => [
+          lib,
+          { bytes: e.bytes, msP50: latency(e.ms).p50, mbPerSecond: mbps(e.bytes, latency(e.ms).p50) },
+        ]),
+      ),
+    };
+    table.push([
+      'build, whole corpus',
+      `${mbps(totalBytes, whole.p50).toFixed(2)} MB/s (${(totalBytes / 1e6).toFixed(1)} MB in ${(whole.p50 / 1000).toFixed(2)} s)`,
+    ]);
+    for (const [lib, e] of perLibrary)
+      table.push([`  build ${lib}`, `${mbps(e.bytes, latency(e.ms).p50).toFixed(2)} MB/s`]);
+
+    // In-process search, warm connections.
+    const single = questions.filter((q): q is Question & { library: string } => q.library !== null);
+    for (const q of single) await getDocs(store, q.library, q.query);
+    const getSamples: number[] = [];
+    for (let run = 0; run < runs; run++)
+      for (const q of single) getSamples.push(await timed(() => getDocs(store, q.library, q.query)));
+    const get = latency(getSamples);
+    results.getDocs = get;
+    table.push(['getDocs in process', `p50 ${get.p50.toFixed(2)} ms, p95 ${get.p95.toFixed(2)} ms`]);
+
+    for (const q of questions) await searchAll(store, q.query);
+    const allSamples: number[] = [];
+    for (let run = 0; run < runs; run++)
+      for (const q of questions) allSamples.push(await timed(() => searchAll(store, q.query)));
+    const all = latency(allSamples);
+    results.searchAll = { libraries: perLibrary.size, ...all };
+    table.push([
+      `searchAll, ${perLibrary.size} libraries`,
+      `p50 ${all.p50.toFixed(2)} ms, p95 ${all.p95.toFixed(2)} ms`,
+    ]);
+
+    // The processes users start: MCP over stdio, `docs search`, `docs serve` to ready.
+    const env = { ...process.env, DOCS_HOME: home };
+    const readySamples: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const client = new Client({ name: 'docs-bench', version: '0.0.0' });
+      const started = performance.now();
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [bin, 'serve'], env, stderr: 'ignore' }),
+      );
+      readySamples.push(performance.now() - started);
+      if (run === runs - 1) {
+        for (const q of single.slice(0, 5))
+          await client.callTool({ name: 'get_docs', arguments: { library: q.library, topic: q.query } });
+        const mcpSamples: number[] = [];
+        for (let r = 0; r < runs; r++) {
+          for (const q of single) {
+            mcpSamples.push(
+              await timed(() =>
+                client.callTool({ name: 'get_docs', arguments: { library: q.library, topic: q.query } }),
+              ),
+            );
+          }
+        }
+        const mcp = latency(mcpSamples);
+        results.mcpGetDocs = mcp;
+        table.push(['MCP get_docs round trip (stdio)', `p50 ${mcp.p50.toFixed(2)} ms, p95 ${mcp.p95.toFixed(2)} ms`]);
+      }
+      await client.close();
+    }
+    const ready = latency(readySamples);
+    results.serveReady = ready;
+    table.push(['docs serve, spawn to ready', `p50 ${ready.p50.toFixed(0)} ms, p95 ${ready.p95.toFixed(0)} ms`]);
+
+    const cliSamples: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      for (const q of questions.slice(0, 10))
+        cliSamples.push(await timed(() => runProcess([bin, 'search', q.query], env)));
+    }
+    const cli = latency(cliSamples);
+    results.cliSearch = cli;
+    table.push(['docs search, whole process', `p50 ${cli.p50.toFixed(0)} ms, p95 ${cli.p95.toFixed(0)} ms`]);
+    await store.close();
+
+    // Many libraries: the corpus packages again under new names, as hard links.
+    const installed = await store.list();
+    const many: Record<string, unknown> = {};
+    for (const n of values.many
+      .split(',')
+      .map(Number)
+      .filter((x) => x > 0)) {
+      const dir = path.join(work, `many-${n}`);
+      await mkdir(dir, { recursive: true });
+      for (let i = 0; i < n; i++) {
+        const source = installed[i % installed.length];
+        if (!source) break;
+        const copy = { name: `${source.name}-copy${i}`, version: source.version };
+        await link(source.file, path.join(dir, packageFileName(copy)));
+      }
+      const manyStore = new PackageStore(dir);
+      const sample = questions
+        .filter((q) => q.library === null)
+        .concat(questions.filter((q) => q.library !== null).slice(0, 5));
+      const rssBefore = process.memoryUsage().rss;
+      peakRss = rssBefore;
+      for (const q of sample) await searchAll(manyStore, q.query);
+      const manySamples: number[] = [];
+      for (let run = 0; run < Math.min(runs, 3); run++)
+        for (const q of sample) manySamples.push(await timed(() => searchAll(manyStore, q.query)));
+      sampleRss();
+      const stats = latency(manySamples);
+      many[n] = { ...stats, peakRssMb: peakRss / 1e6 };
+      table.push([
+        `searchAll, ${n} libraries`,
+        `p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms, peak RSS ${(peakRss / 1e6).toFixed(0)} MB`,
+      ]);
+      await manyStore.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+    results.searchAllMany = many;
+  } finally {
+    clearInterval(interval);
+    await rm(work, { recursive: true, force: true });
+  }
+  const width = Math.max(...table.map(([k]) => k.length));
+  process.stdout.write(`${table.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`);
+  await writeFile(values.out, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`\nwrote ${values.out}\n`);
+}
+
+function runProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`))));
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+});
