@@ -19,7 +19,8 @@ import { isIdentifier, termAlternatives } from './terms.js';
 interface Target {
   readonly pkg: InstalledPackage;
   readonly label: string;
-  readonly reader: PackageReader;
+  /** The package's reader, asked for at each use: the store may close idle ones. */
+  readonly reader: () => PackageReader;
 }
 
 interface Candidate {
@@ -98,7 +99,7 @@ export async function searchAll(
 }
 
 function targetOf(store: PackageStore, pkg: InstalledPackage): Target {
-  return { pkg, label: formatPackageId(pkg), reader: store.reader(pkg) };
+  return { pkg, label: formatPackageId(pkg), reader: () => store.reader(pkg) };
 }
 
 async function search(
@@ -119,10 +120,11 @@ async function search(
     );
   }
   const perLibrary = Math.max(options.candidates, options.offset + options.limit);
-  const lists = crossLibraryCoverage(
-    await Promise.all(targets.map((t) => candidates(t, terms, perLibrary, options))),
-    options.coverageExponent,
-  );
+  // One library after another: SQLite work is synchronous, so running them
+  // "concurrently" would only interleave, and the store may close idle readers.
+  const found: Candidate[][] = [];
+  for (const target of targets) found.push(await candidates(target, terms, perLibrary, options));
+  const lists = crossLibraryCoverage(found, options.coverageExponent);
   const match = lists.some((l) => l.some((c) => c.coverage === terms.length)) ? 'all' : 'some';
   const merged = lists.flat().sort(byScore);
   if (merged.length === 0) {
@@ -165,7 +167,7 @@ async function candidates(
   options: ResolvedOptions,
 ): Promise<Candidate[]> {
   const terms = words.map(termAlternatives);
-  const hits = await target.reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
+  const hits = await target.reader().search({ terms, mode: 'any' }, { limit, weights: options.weights });
   if (hits.length === 0) return [];
   const ids = hits.map((h) => h.id);
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
@@ -173,7 +175,7 @@ async function candidates(
   const total = weights.reduce((sum, w) => sum + w, 0);
   const weightOf = (found: readonly number[]) => found.reduce((sum, t) => sum + (weights[t] ?? 0), 0);
   // Every hit holds at least one term; with one term there is nothing to count.
-  const matches = terms.length === 1 ? undefined : await target.reader.termMatches(terms, ids);
+  const matches = terms.length === 1 ? undefined : await target.reader().termMatches(terms, ids);
   const held = hits.map((h) => matches?.get(h.id) ?? [0]);
   const covered = held.map((found) => found.length);
   const own = hits.map((h, i) => {
@@ -265,7 +267,7 @@ async function withContent(page: readonly Group[], options: ResolvedOptions): Pr
   for (const g of page)
     idsByTarget.set(g.target, [...(idsByTarget.get(g.target) ?? []), ...g.members.map((m) => m.id)]);
   const contents = new Map<Target, Map<number, string>>();
-  for (const [target, ids] of idsByTarget) contents.set(target, await target.reader.chunkContents(ids));
+  for (const [target, ids] of idsByTarget) contents.set(target, await target.reader().chunkContents(ids));
   const items = page.map((g) => {
     const texts = contents.get(g.target) as Map<number, string>;
     let tokens = 0;

@@ -57,8 +57,17 @@ export class PackageStore {
   readonly #readers = new Map<string, { reader: PackageReader; mtimeMs: number; bytes: number }>();
   #listing: { version: string; packages: InstalledPackage[] } | undefined;
 
-  constructor(dir: string) {
+  readonly #maxOpen: number;
+
+  /**
+   * @param dir - the store directory (created on the first install).
+   * @param options.maxOpenPackages - connections kept open at once; the least
+   *   recently used is closed beyond it, so a store of a thousand packages
+   *   holds neither a thousand file handles nor a thousand page caches. @default 64
+   */
+  constructor(dir: string, options: { maxOpenPackages?: number } = {}) {
     this.dir = path.resolve(dir);
+    this.#maxOpen = Math.max(1, options.maxOpenPackages ?? 64);
   }
 
   /** Installed packages, by name ascending, highest version first. A missing directory is an empty store. */
@@ -206,13 +215,30 @@ export class PackageStore {
     return target;
   }
 
-  /** A read-only reader for an installed package; connections are cached and reused. */
+  /**
+   * A read-only reader for an installed package. Connections are cached and
+   * reused, up to `maxOpenPackages`; ask again rather than keeping a reader
+   * across other packages' use, since the least recently used one is closed.
+   */
   reader(pkg: InstalledPackage): PackageReader {
     const cached = this.#readers.get(pkg.file);
-    if (cached && cached.mtimeMs === pkg.mtimeMs && cached.bytes === pkg.bytes) return cached.reader;
-    if (cached) void cached.reader.close();
+    if (cached && cached.mtimeMs === pkg.mtimeMs && cached.bytes === pkg.bytes) {
+      // Most recently used last: Map keeps insertion order.
+      this.#readers.delete(pkg.file);
+      this.#readers.set(pkg.file, cached);
+      return cached.reader;
+    }
+    if (cached) {
+      this.#readers.delete(pkg.file);
+      void cached.reader.close();
+    }
     const reader = new PackageReader(openPackageDatabase(pkg.file, { readonly: true }), pkg.file);
     this.#readers.set(pkg.file, { reader, mtimeMs: pkg.mtimeMs, bytes: pkg.bytes });
+    for (const [file, entry] of this.#readers) {
+      if (this.#readers.size <= this.#maxOpen) break;
+      this.#readers.delete(file);
+      void entry.reader.close();
+    }
     return reader;
   }
 
