@@ -203,6 +203,14 @@ describe('searchAll', () => {
     expect(answer.searched).toEqual(['apiframe@3.1.0', 'testlib@1.0.0', 'webframe@2.0.0']);
   });
 
+  it('works when the store keeps only one connection open', async () => {
+    const narrow = new PackageStore(store.dir, { maxOpenPackages: 1 });
+    const answer = await searchAll(narrow, 'enable CORS', { tokens: 2000 });
+    expect(new Set(answer.results.map((r) => r.library))).toEqual(new Set(['webframe@2.0.0', 'apiframe@3.1.0']));
+    expect(answer.results.every((r) => (r.content ?? '').length > 0)).toBe(true);
+    await narrow.close();
+  });
+
   it('restricts to the libraries asked for', async () => {
     const answer = await searchAll(store, 'cors', { libraries: ['webframe'] });
     expect(answer.searched).toEqual(['webframe@2.0.0']);
