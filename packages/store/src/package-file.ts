@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
 import { StoreError } from './errors.js';
 import { assertValidName, assertValidVersion, type PackageId } from './names.js';
 import { createPackageSchema, PACKAGE_FORMAT_VERSION, type PackageDatabase } from './schema.js';
@@ -26,6 +25,8 @@ let expectedSchema: Promise<string[]> | undefined;
 /** The schema objects of an empty package, built once in memory: the reference every file must match. */
 function referenceSchema(): Promise<string[]> {
   expectedSchema ??= (async () => {
+    // Kysely only here: validating a file is rare, searching is not.
+    const { Kysely, SqliteDialect } = await import('kysely');
     const database = new Database(':memory:');
     const db = new Kysely<PackageDatabase>({ dialect: new SqliteDialect({ database }) });
     try {

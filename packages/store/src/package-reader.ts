@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
+import type Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
 import { type PackageInfo, toPackageInfo } from './package-file.js';
-import type { FtsColumn, PackageDatabase } from './schema.js';
+import type { FtsColumn } from './schema.js';
 
 /** bm25() weight of each indexed column; a larger weight makes matches there count more. */
 export interface ColumnWeights {
@@ -82,21 +82,36 @@ export function matchExpression(query: TermQuery): string | undefined {
 /** Read access to one installed package. */
 export class PackageReader {
   readonly file: string;
-  readonly #db: Kysely<PackageDatabase>;
-  #info: Promise<PackageInfo> | undefined;
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+  #info: PackageInfo | undefined;
 
-  constructor(db: Kysely<PackageDatabase>, file: string) {
+  /**
+   * Reads go straight to prepared statements, each prepared once: they are
+   * the hot path of every search, and Kysely (which creates and validates
+   * package files) would cost more to load than a whole search takes.
+   */
+  constructor(db: Database.Database, file: string) {
     this.#db = db;
     this.file = file;
   }
 
+  #prepare(source: string): Database.Statement {
+    let statement = this.#statements.get(source);
+    if (!statement) {
+      statement = this.#db.prepare(source);
+      this.#statements.set(source, statement);
+    }
+    return statement;
+  }
+
   /** The package's metadata (read once). */
-  info(): Promise<PackageInfo> {
-    this.#info ??= this.#db
-      .selectFrom('package')
-      .selectAll()
-      .executeTakeFirstOrThrow()
-      .then((row) => toPackageInfo(row as unknown as Record<string, unknown>));
+  async info(): Promise<PackageInfo> {
+    if (!this.#info) {
+      const row = this.#prepare('SELECT * FROM package').get() as Record<string, unknown> | undefined;
+      if (!row) throw new StoreError('invalid-package', `${this.file} has no package row`);
+      this.#info = toPackageInfo(row);
+    }
     return this.#info;
   }
 
@@ -105,8 +120,20 @@ export class PackageReader {
     const expression = matchExpression(query);
     if (expression === undefined || options.limit <= 0) return [];
     const w = options.weights ?? {};
-    const bm25 = sql`bm25(chunks_fts, ${w.title ?? 1}, ${w.headings ?? 1}, ${w.heading ?? 1}, ${w.body ?? 1})`;
-    const { rows } = await sql<{
+    const weights = [w.title ?? 1, w.headings ?? 1, w.heading ?? 1, w.body ?? 1];
+    const rows = this.#prepare(
+      `SELECT c.id, c.document_id, c.ord, best.score, d.path, d.title, c.breadcrumb, c.level, c.tokens
+       FROM (
+         -- Rank inside the index first, so only the best rows are joined.
+         SELECT rowid AS id, -bm25(chunks_fts, ?, ?, ?, ?) AS score FROM chunks_fts
+         WHERE chunks_fts MATCH ?
+         ORDER BY score DESC
+         LIMIT ?
+       ) AS best
+       JOIN chunks c ON c.id = best.id
+       JOIN documents d ON d.id = c.document_id
+       ORDER BY best.score DESC, c.id`,
+    ).all(...weights, expression, options.limit) as Array<{
       id: number;
       document_id: number;
       ord: number;
@@ -116,17 +143,7 @@ export class PackageReader {
       breadcrumb: string;
       level: number;
       tokens: number;
-    }>`SELECT c.id, c.document_id, c.ord, best.score, d.path, d.title, c.breadcrumb, c.level, c.tokens
-       FROM (
-         -- Rank inside the index first, so only the best rows are joined.
-         SELECT rowid AS id, -${bm25} AS score FROM chunks_fts
-         WHERE chunks_fts MATCH ${expression}
-         ORDER BY score DESC
-         LIMIT ${options.limit}
-       ) AS best
-       JOIN chunks c ON c.id = best.id
-       JOIN documents d ON d.id = c.document_id
-       ORDER BY best.score DESC, c.id`.execute(this.#db);
+    }>;
     return rows.map((r) => ({
       id: r.id,
       documentId: r.document_id,
@@ -152,17 +169,15 @@ export class PackageReader {
     const matches = new Map<number, number[]>();
     if (ids.length === 0) return matches;
     const wanted = new Set(ids);
+    // The term's whole list of chunks, intersected here: one fixed statement,
+    // and cheaper in SQLite than filtering the list by rowid.
+    const statement = this.#prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
     for (const [index, term] of terms.entries()) {
       const expression = termExpression(term);
       if (expression === undefined) continue;
       // Column names come from the FtsColumn type, never from input.
       const filtered = options.column ? `${options.column} : (${expression})` : expression;
-      // The term's whole list of chunks, intersected here: one fixed statement,
-      // and cheaper in SQLite than filtering the list by rowid.
-      const { rows } = await sql<{
-        rowid: number;
-      }>`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ${filtered}`.execute(this.#db);
-      for (const { rowid } of rows) {
+      for (const rowid of statement.all(filtered) as number[]) {
         if (wanted.has(rowid)) matches.set(rowid, [...(matches.get(rowid) ?? []), index]);
       }
     }
@@ -171,43 +186,41 @@ export class PackageReader {
 
   /** The content of each chunk id. */
   async chunkContents(ids: readonly number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.#db.selectFrom('chunks').select(['id', 'content']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, r.content]));
+    const statement = this.#prepare('SELECT content FROM chunks WHERE id = ?').pluck();
+    const contents = new Map<number, string>();
+    for (const id of new Set(ids)) {
+      const content = statement.get(id) as string | undefined;
+      if (content !== undefined) contents.set(id, content);
+    }
+    return contents;
   }
 
   /** One document by its path (exact match), or undefined. */
   async document(path: string): Promise<StoredDocument | undefined> {
-    return this.#db
-      .selectFrom('documents')
-      .select(['path', 'title', 'content'])
-      .where('path', '=', path)
-      .executeTakeFirst();
+    return this.#prepare('SELECT path, title, content FROM documents WHERE path = ?').get(path) as
+      | StoredDocument
+      | undefined;
   }
 
   /** Every document's path and title, by path. */
   async documents(): Promise<Array<{ path: string; title: string }>> {
-    return this.#db.selectFrom('documents').select(['path', 'title']).orderBy('path').execute();
+    return this.#prepare('SELECT path, title FROM documents ORDER BY path').all() as Array<{
+      path: string;
+      title: string;
+    }>;
   }
 
   /** How many documents, chunks and tokens the package holds. */
   async stats(): Promise<PackageStats> {
-    const row = await this.#db
-      .selectFrom('chunks')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('chunks'),
-        eb.fn.coalesce(eb.fn.sum<number>('tokens'), eb.lit(0)).as('tokens'),
-      ])
-      .executeTakeFirstOrThrow();
-    const docs = await this.#db
-      .selectFrom('documents')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return { documents: Number(docs.n), chunks: Number(row.chunks), tokens: Number(row.tokens) };
+    const row = this.#prepare(
+      'SELECT (SELECT count(*) FROM documents) AS documents, count(*) AS chunks, coalesce(sum(tokens), 0) AS tokens FROM chunks',
+    ).get() as { documents: number; chunks: number; tokens: number };
+    return { documents: Number(row.documents), chunks: Number(row.chunks), tokens: Number(row.tokens) };
   }
 
   /** Closes the connection. */
-  close(): Promise<void> {
-    return this.#db.destroy();
+  async close(): Promise<void> {
+    this.#statements.clear();
+    this.#db.close();
   }
 }

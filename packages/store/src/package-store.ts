@@ -14,7 +14,7 @@ import {
 } from './names.js';
 import { inspectPackageFile, type PackageInfo } from './package-file.js';
 import { PackageReader } from './package-reader.js';
-import { openPackageDatabase } from './sqlite.js';
+import { openReadOnlyDatabase } from './sqlite.js';
 
 /** A package file in the store. */
 export interface InstalledPackage extends PackageId {
@@ -232,7 +232,7 @@ export class PackageStore {
       this.#readers.delete(pkg.file);
       void cached.reader.close();
     }
-    const reader = new PackageReader(openPackageDatabase(pkg.file, { readonly: true }), pkg.file);
+    const reader = new PackageReader(openReadOnlyDatabase(pkg.file), pkg.file);
     this.#readers.set(pkg.file, { reader, mtimeMs: pkg.mtimeMs, bytes: pkg.bytes });
     for (const [file, entry] of this.#readers) {
       if (this.#readers.size <= this.#maxOpen) break;

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { StoreError } from './errors.js';
 import { assertValidName, assertValidVersion } from './names.js';
 import { createPackageSchema, PACKAGE_FORMAT_VERSION } from './schema.js';
-import { openPackageDatabase } from './sqlite.js';
+import { openPackageForWriting } from './sqlite.js';
 
 /** What a package says about itself. */
 export interface PackageMeta {
@@ -74,7 +73,8 @@ export async function writePackage(
   assertValidName(meta.name);
   assertValidVersion(meta.version);
   const partial = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.partial`);
-  const db = openPackageDatabase(partial, { readonly: false });
+  const { sql } = await import('kysely');
+  const db = await openPackageForWriting(partial);
   let closed = false;
   try {
     // A build is all or nothing (the file is renamed only when complete), so

@@ -1,5 +1,4 @@
 import type { Generated, Kysely } from 'kysely';
-import { sql } from 'kysely';
 
 /**
  * The package format version this code reads and writes. Bump it whenever a
@@ -61,6 +60,7 @@ export type FtsColumn = (typeof FTS_COLUMNS)[number];
  * whole and its version recorded in `PRAGMA user_version` and in the package row.
  */
 export async function createPackageSchema(db: Kysely<PackageDatabase>): Promise<void> {
+  const { sql } = await import('kysely');
   await db.schema
     .createTable('package')
     .addColumn('name', 'text', (c) => c.notNull())
