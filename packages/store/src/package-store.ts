@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
@@ -78,7 +79,9 @@ export class PackageStore {
     let version: string;
     let entries: string[];
     try {
-      version = String((await stat(this.dir, { bigint: true })).mtimeNs);
+      // Synchronous on purpose: a directory stat takes microseconds, while the
+      // thread-pool round trip of the async one costs more than a search.
+      version = String(statSync(this.dir, { bigint: true }).mtimeNs);
       if (this.#listing?.version === version) return [...this.#listing.packages];
       entries = await readdir(this.dir);
     } catch (error) {
