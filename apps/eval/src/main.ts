@@ -20,7 +20,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -40,6 +40,7 @@ async function main(): Promise<number> {
       'heading-boost': { type: 'string' },
       'page-weight': { type: 'string' },
       'identifier-weight': { type: 'string' },
+      'duplicate-threshold': { type: 'string' },
       candidates: { type: 'string' },
       'min-section-tokens': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -220,6 +221,8 @@ function rankingOptions(values: Record<string, string | boolean | string[] | und
   if (drop !== undefined) options.drop = drop;
   const headingBoost = number('heading-boost');
   if (headingBoost !== undefined) options.headingBoost = headingBoost;
+  const duplicateThreshold = number('duplicate-threshold');
+  if (duplicateThreshold !== undefined) options.duplicateThreshold = duplicateThreshold;
   const identifierWeight = number('identifier-weight');
   if (identifierWeight !== undefined) options.identifierWeight = identifierWeight;
   const pageWeight = number('page-weight');

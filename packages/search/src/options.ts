@@ -27,6 +27,8 @@ export interface SearchOptions {
   readonly pageWeight?: number;
   /** How many plain words an identifier or error code in the query counts for in term coverage. @default 2 */
   readonly identifierWeight?: number;
+  /** Full format: a result sharing at least this share of its word 3-grams with a higher one moves to the end; 1 turns this off. @default 0.8 */
+  readonly duplicateThreshold?: number;
   /** Score multiplier for changelogs, release notes, migration and upgrade guides and blog posts. @default 0.5 */
   readonly historyWeight?: number;
 }
@@ -50,6 +52,7 @@ export interface ResolvedOptions {
   readonly headingBoost: number;
   readonly pageWeight: number;
   readonly identifierWeight: number;
+  readonly duplicateThreshold: number;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -67,6 +70,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     headingBoost: options.headingBoost ?? 2,
     pageWeight: options.pageWeight ?? 0.05,
     identifierWeight: options.identifierWeight ?? 2,
+    duplicateThreshold: options.duplicateThreshold ?? 0.8,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
@@ -87,6 +91,9 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   }
   if (!(resolved.identifierWeight >= 1 && Number.isFinite(resolved.identifierWeight))) {
     throw new RangeError(`identifierWeight must be a finite number ≥ 1, got ${resolved.identifierWeight}`);
+  }
+  if (!(resolved.duplicateThreshold > 0 && resolved.duplicateThreshold <= 1)) {
+    throw new RangeError(`duplicateThreshold must be above 0 and at most 1, got ${resolved.duplicateThreshold}`);
   }
   if (!(resolved.pageWeight >= 0 && resolved.pageWeight <= 1)) {
     throw new RangeError(`pageWeight must be between 0 and 1, got ${resolved.pageWeight}`);

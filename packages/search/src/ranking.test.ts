@@ -52,6 +52,29 @@ beforeAll(async () => {
       ],
     ],
     [
+      'tutorials',
+      [
+        page('react.md', 'React', [
+          [
+            ['Create a router'],
+            'Create a router with one query procedure that returns a greeting for the name it is given, then export its type.',
+          ],
+        ]),
+        page('vue.md', 'Vue', [
+          [
+            ['Create a router'],
+            `${'Create a router with one query procedure that returns a greeting for the name it is given, then export its type.'} It is shared.`,
+          ],
+        ]),
+        page('fetch.md', 'Fetch', [
+          [
+            ['Create the router'],
+            `Create a router: each procedure is a query or a mutation. ${'Adapters differ in how requests reach it. '.repeat(8)}`,
+          ],
+        ]),
+      ],
+    ],
+    [
       'webframe',
       [page('cors.md', 'CORS', [[['CORS'], 'Enable CORS with the cors middleware for a browser on another origin.']])],
     ],
@@ -89,6 +112,20 @@ describe('ranking', () => {
   it('finds a dotted name by its last part when the docs write it bare', async () => {
     const answer = await getDocs(store, 'schemalib', 'schema.discriminatedUnion', { format: 'index' });
     expect(answer.results[0]?.heading).toBe('Discriminated unions');
+  });
+
+  it('does not spend the answer on the same passage twice', async () => {
+    const index = (await getDocs(store, 'tutorials', 'create router procedure', { format: 'index' })).results.map(
+      (r) => r.path,
+    );
+    const full = (await getDocs(store, 'tutorials', 'create router procedure', { tokens: 2000 })).results.map(
+      (r) => r.path,
+    );
+    // The index lists sections as they rank; the full answer puts the second copy after everything distinct.
+    const second = index.filter((p) => p === 'react.md' || p === 'vue.md')[1] as string;
+    expect(index).toHaveLength(3);
+    expect(full).toEqual([...index.filter((p) => p !== second), second]);
+    expect(index.indexOf(second)).toBeLessThan(2);
   });
 
   it('keeps a library that matches only a stray word below one that answers', async () => {

@@ -11,6 +11,7 @@ import {
   tokensContain,
 } from '@docs/store';
 import { isHistoryPage } from './history.js';
+import { demoteNearDuplicates } from './near-duplicates.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
 import { analyzeQuery } from './query.js';
 import type { DocResult, SearchResponse } from './results.js';
@@ -139,10 +140,11 @@ async function search(
   }
   const kept = relevanceDrop(merged, { drop: options.drop });
   // Merging serves reading, so only the full format does it; an index entry points at one section.
-  const groups =
+  const joined =
     options.format === 'full'
       ? mergeAdjacent(kept)
       : kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score }));
+  const groups = await withoutRepeats(joined, options);
   const page = groups.slice(options.offset, options.offset + options.limit);
   const results =
     options.format === 'index' ? page.map((g) => toResult(g, undefined)) : await withContent(page, options);
@@ -260,6 +262,31 @@ function toResult(group: Group, content: string | undefined, tokens?: number): D
     ...(group.members.length > 1 ? { sections: group.members.map((m) => m.breadcrumb) } : {}),
     ...(content === undefined ? {} : { content }),
   };
+}
+
+/**
+ * In the full format, near-duplicates go below their first occurrence in the
+ * part of the list a caller can see (the page plus as many again): a passage
+ * repeated in a guide and a reference would spend the token budget twice.
+ * The index format lists sections as they rank; there, both copies may be
+ * answers and showing them costs nothing.
+ */
+async function withoutRepeats(groups: readonly Group[], options: ResolvedOptions): Promise<Group[]> {
+  if (options.format !== 'full' || options.duplicateThreshold >= 1) return [...groups];
+  const window = groups.slice(0, 2 * (options.offset + options.limit));
+  const texts = await groupTexts(window);
+  const reordered = demoteNearDuplicates(window, (g) => texts.get(g) ?? '', { threshold: options.duplicateThreshold });
+  return [...reordered, ...groups.slice(window.length)];
+}
+
+/** The joined content of each group's chunks. */
+async function groupTexts(groups: readonly Group[]): Promise<Map<Group, string>> {
+  const texts = new Map<Group, string>();
+  for (const g of groups) {
+    const contents = await g.target.reader().chunkContents(g.members.map((m) => m.id));
+    texts.set(g, g.members.map((m) => contents.get(m.id) ?? '').join('\n\n'));
+  }
+  return texts;
 }
 
 async function withContent(page: readonly Group[], options: ResolvedOptions): Promise<DocResult[]> {

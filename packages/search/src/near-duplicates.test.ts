@@ -1,0 +1,24 @@
+import { expect, test } from 'vitest';
+import { demoteNearDuplicates } from './near-duplicates.js';
+
+const router = 'Create a tRPC router with a query procedure that returns the greeting for the given name.';
+
+test('a near repeat moves below the distinct results, which keep their order', () => {
+  const items = [
+    router,
+    `${router} Then export it.`,
+    'Enable CORS with the cors middleware on another origin.',
+    'Short.',
+  ];
+  expect(demoteNearDuplicates(items, (t) => t, { threshold: 0.6 })).toEqual([items[0], items[2], items[3], items[1]]);
+});
+
+test('distinct texts and texts too short to compare stay where they are', () => {
+  const items = [
+    'one two',
+    'one two',
+    'Fake timers replace setTimeout and setInterval in tests.',
+    'Mock whole modules with a factory function in tests.',
+  ];
+  expect(demoteNearDuplicates(items, (t) => t, { threshold: 0.6 })).toEqual(items);
+});
