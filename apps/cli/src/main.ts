@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { AddOptions } from './commands/add.js';
 import type { ServeOptions } from './commands/serve.js';
+import type { SyncOptions } from './commands/sync.js';
 import { InterruptedError, UsageError } from './errors.js';
 
 /** Options every command shares, as parsed by commander. */
@@ -21,6 +23,13 @@ function wholeNumber(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
     throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return n;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n === 0)
+    throw new InvalidArgumentError('expected a whole number ≥ 1');
   return n;
 }
 
@@ -56,17 +65,47 @@ function program(): Command {
   const globals = (command: Command) => command.optsWithGlobals() as GlobalOptions;
 
   command('add')
-    .description('build a documentation package from a folder of .md/.mdx/.markdown files and install it')
-    .argument('<folder>', 'folder holding the documentation')
-    .option('--name <name>', 'library name (default: from package.json or a "name@version" folder name)')
-    .option('--version <version>', 'library version (default: from package.json or a "name@version" folder name)')
+    .description(
+      'build a documentation package from a folder, git repository or website and install it, or install a .db package file',
+    )
+    .argument(
+      '<source>',
+      'a folder; a git repository (https://host/org/repo[/tree/<ref>], git@host:org/repo, a local clone); a website URL; a .db package file',
+    )
+    .option(
+      '--name <name>',
+      'library name (default: from package.json, the repository, the host, or a "name@version" folder)',
+    )
+    .option(
+      '--version <version>',
+      'library version (default: from package.json, the tag or commit, the date for websites, or a "name@version" folder)',
+    )
     .option('--description <text>', 'one line about the library')
-    .action(
-      async (folder: string, options: { name?: string; version?: string; description?: string }, command: Command) => {
-        const { add } = await import('./commands/add.js');
-        await add(folder, options, globals(command));
-      },
-    );
+    .option('--ref <ref>', 'git: the tag, branch or commit to build (default: the default branch)')
+    .option(
+      '--path <folder>',
+      'git: the docs folder (default: docs/, documentation/, doc/, website/docs, else the root)',
+    )
+    .option('--save <path>', 'also write the package file here to share it (a folder, or a file name ending in .db)')
+    .addOption(
+      new Option('--max-pages <n>', 'website: fetch at most this many pages (default 500)').argParser(positiveNumber),
+    )
+    .addOption(new Option('--timeout <seconds>', 'website: per request (default 15)').argParser(positiveNumber))
+    .action(async (source: string, options: AddOptions, command: Command) => {
+      const { add } = await import('./commands/add.js');
+      await add(source, options, globals(command));
+    });
+
+  command('sync')
+    .description('build a package for each installed dependency of a project, at its installed version')
+    .argument('[dir]', 'the project folder (package.json and node_modules, or a Python .venv)', '.')
+    .option('--dev', 'include devDependencies')
+    .option('--no-types', 'leave out the API page written from the JSDoc of type declarations')
+    .option('--save <dir>', 'also write each package file into this folder to share them')
+    .action(async (dir: string, options: SyncOptions, command: Command) => {
+      const { sync } = await import('./commands/sync.js');
+      await sync(dir, options, globals(command));
+    });
 
   command('list')
     .description('list installed libraries and versions')

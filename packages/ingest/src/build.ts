@@ -3,12 +3,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { type DocumentInput, type PackageMeta, type WriteSummary, writePackage } from '@docs/store';
 import { IngestError } from './errors.js';
 import { foldSmallSections } from './fold.js';
+import { formatOf, toMarkdown } from './formats/convert.js';
 import { splitFrontMatter } from './front-matter.js';
 import { indexText } from './identifiers.js';
 import { parseMarkdown } from './markdown.js';
 import { stripMdx } from './mdx.js';
 import { countTokens } from './tokens.js';
-import { findDocFiles } from './walk.js';
+import { DOC_EXTENSIONS, findDocFiles } from './walk.js';
 
 /** How far a build has got; reported after each file. */
 export interface BuildProgress {
@@ -55,8 +56,9 @@ export interface BuildSummary extends WriteSummary {
 }
 
 /**
- * Builds a documentation package from a folder of .md, .mdx and .markdown
- * files: each file is parsed into sections (h1–h3, with breadcrumbs), token
+ * Builds a documentation package from a folder of documentation files
+ * (markdown, MDX, reStructuredText, AsciiDoc, HTML, plain text; other formats
+ * are converted to markdown first): each file is parsed into sections (h1–h3, with breadcrumbs), token
  * counts are computed, and the package file is written in one streaming pass,
  * so memory holds one document at a time.
  *
@@ -70,7 +72,10 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
   if (!rootInfo.isDirectory()) throw new IngestError('not-a-directory', `not a folder: ${options.root}`);
   const files = await findDocFiles(options.root);
   if (files.length === 0) {
-    throw new IngestError('no-documents', `no .md, .mdx or .markdown files under ${options.root}`);
+    throw new IngestError(
+      'no-documents',
+      `no documentation files (${DOC_EXTENSIONS.join(', ')}) under ${options.root}`,
+    );
   }
   const maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
   const skipped: SkippedFile[] = [];
@@ -89,7 +94,10 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
         skipped.push({ path: file.relativePath, reason: `larger than ${maxFileBytes} bytes (${size})` });
         continue;
       }
-      const source = await readFile(file.absolutePath, 'utf8');
+      const raw = await readFile(file.absolutePath, 'utf8');
+      // Other formats become markdown first, so every format gets the same sections, folding and index.
+      const format = formatOf(file.relativePath) ?? 'markdown';
+      const source = format === 'markdown' ? raw : toMarkdown(raw, format);
       bytes += size;
       const parsed = parseMarkdown(source, {
         path: file.relativePath,

@@ -17,6 +17,12 @@ describe('findDocFiles', () => {
       'guide/a.md',
       'api/reference.MD',
       'notes.txt',
+      'guide/setup.rst',
+      'guide/manual.adoc',
+      'guide/page.html',
+      'LICENSE.txt',
+      'requirements-dev.txt',
+      'docs/_build/html/index.html',
       'image.png',
       'guide/script.ts',
       'node_modules/pkg/README.md',
@@ -47,7 +53,7 @@ describe('findDocFiles', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('lists doc files sorted by posix relative path, skipping dependencies, VCS and hidden entries', async () => {
+  it('lists doc files sorted by posix relative path, skipping dependencies, VCS, hidden entries, build output and data files', async () => {
     const files = await findDocFiles(root);
     const relative = files.map((file) => file.relativePath);
     expect(relative.filter((file) => file !== 'linked-readme.md')).toEqual([
@@ -58,6 +64,10 @@ describe('findDocFiles', () => {
       'guide/a.md',
       'guide/b.md',
       'guide/intro.mdx',
+      'guide/manual.adoc',
+      'guide/page.html',
+      'guide/setup.rst',
+      'notes.txt',
     ]);
     expect(relative.some((file) => file.startsWith('linked-guide/'))).toBe(false);
     for (const file of files) {
@@ -84,6 +94,6 @@ describe('findDocFiles', () => {
   });
 
   it('exposes the documentation extensions', () => {
-    expect(DOC_EXTENSIONS).toEqual(['.md', '.mdx', '.markdown']);
+    expect(DOC_EXTENSIONS).toEqual(['.md', '.mdx', '.markdown', '.rst', '.adoc', '.asciidoc', '.html', '.htm', '.txt']);
   });
 });

@@ -11,11 +11,26 @@ export interface DocFile {
 }
 
 /** File extensions treated as documentation, lower case; matched case-insensitively. */
-export const DOC_EXTENSIONS: readonly string[] = Object.freeze(['.md', '.mdx', '.markdown']);
+export const DOC_EXTENSIONS: readonly string[] = Object.freeze([
+  '.md',
+  '.mdx',
+  '.markdown',
+  '.rst',
+  '.adoc',
+  '.asciidoc',
+  '.html',
+  '.htm',
+  '.txt',
+]);
 
 // Dependencies and VCS metadata are never documentation; hidden entries are
-// caught by the dot rule, node_modules needs its own.
-const SKIPPED_DIRECTORIES = new Set(['node_modules']);
+// caught by the dot rule, node_modules needs its own. `_build` is Sphinx's
+// output: the rendered copy of the .rst sources next to it.
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '_build']);
+
+// .txt files that are data or legal text, not documentation.
+const NOT_DOCUMENTATION =
+  /^(?:requirements.*|constraints.*|cmakelists|robots|license|licence|copying|notice|third[-_]party[-_]notices?|dependency_links|top_level|sources|entry_points|installed-files|record)\.txt$/i;
 
 /**
  * All documentation files under `root`, sorted by `relativePath` (code-unit
@@ -69,7 +84,7 @@ async function walkDirectory(directory: string, relativeDirectory: string, files
 
 function isDocFileName(name: string): boolean {
   const extension = path.extname(name).toLowerCase();
-  return DOC_EXTENSIONS.includes(extension);
+  return DOC_EXTENSIONS.includes(extension) && !NOT_DOCUMENTATION.test(name);
 }
 
 async function isFileTarget(absolutePath: string): Promise<boolean> {

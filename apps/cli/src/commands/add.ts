@@ -1,111 +1,240 @@
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type BuildProgress, buildPackage } from '@docs/ingest';
-import { formatPackageId, parsePackageSpec } from '@docs/store';
+import {
+  type BuildProgress,
+  type BuildSummary,
+  buildPackage,
+  detectSource,
+  installPackageFile,
+  openSource,
+  type ResolvedSource,
+  type SourceProgress,
+} from '@docs/ingest';
+import {
+  assertValidName,
+  assertValidVersion,
+  formatPackageId,
+  type InstalledPackage,
+  type PackageStore,
+  packageFileName,
+} from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { GlobalOptions } from '../main.js';
 
-interface AddOptions {
+export interface AddOptions {
   readonly name?: string;
   readonly version?: string;
   readonly description?: string;
+  readonly ref?: string;
+  readonly path?: string;
+  readonly save?: string;
+  readonly maxPages?: number;
+  readonly timeout?: number;
 }
 
-/** `docs add <folder>`: build a package from a folder and install it. */
-export async function add(folder: string, options: AddOptions, globals: GlobalOptions): Promise<void> {
-  const root = path.resolve(folder);
-  const inferred = await inferIdentity(root);
-  const name = options.name ?? inferred.name;
-  const version = options.version ?? inferred.version;
-  if (!name || !version) {
+/**
+ * `docs add <source>`: a folder, a git repository, a website or a package
+ * file. Every kind but the package file is resolved to a folder of documents,
+ * built, and installed; temporary folders are removed however it ends.
+ */
+export async function add(input: string, options: AddOptions, globals: GlobalOptions): Promise<void> {
+  const spec = await detectSource(input);
+  const store = openStore(globals);
+  if (spec.kind === 'package-file') {
+    await addPackageFile(store, spec.file, options, globals);
+    return;
+  }
+  if (spec.kind !== 'website' && (options.maxPages !== undefined || options.timeout !== undefined)) {
+    throw new UsageError('--max-pages and --timeout apply to websites');
+  }
+  if (spec.kind === 'website' && options.name === undefined && spec.name === undefined) {
+    // Known before fetching anything: a website's name can only come from its host.
+    throw new UsageError(`say which library ${input} documents: --name <name>`);
+  }
+  const progress = !globals.json && process.stderr.isTTY ? progressLine() : undefined;
+  await interruptible(`interrupted; nothing was added to ${store.dir}`, async (signal) => {
+    let source: ResolvedSource | undefined;
+    try {
+      source = await openSource(spec, {
+        ...(options.ref === undefined ? {} : { ref: options.ref }),
+        ...(options.path === undefined ? {} : { path: options.path }),
+        website: {
+          ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+          ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout * 1000 }),
+        },
+        signal,
+        ...(progress ? { onProgress: (p: SourceProgress) => progress.source(p) } : {}),
+      });
+      const name = options.name ?? source.name;
+      const version = options.version ?? source.version;
+      if (!name || !version) {
+        throw new UsageError(
+          `say which library and version ${input} documents: --name <name> --version <version>` +
+            (spec.kind === 'folder' ? ' (or name the folder "name@version")' : ''),
+        );
+      }
+      assertValidName(name);
+      assertValidVersion(version);
+      await mkdir(store.dir, { recursive: true });
+      const description = options.description ?? source.description;
+      const summary = await buildPackage({
+        root: source.root,
+        name,
+        version,
+        output: store.partialPath({ name, version }),
+        source: source.source,
+        signal,
+        ...(description ? { description } : {}),
+        ...(progress ? { onProgress: (p: BuildProgress) => progress.build(p) } : {}),
+      });
+      progress?.clear();
+      const { installed, replaced } = await store.install(summary.output, { move: true });
+      const saved = options.save === undefined ? undefined : await savePackage(installed, options.save);
+      report(source, summary, { library: formatPackageId(installed), file: installed.file, replaced, saved }, globals);
+    } finally {
+      progress?.clear();
+      await source?.dispose();
+    }
+  });
+}
+
+async function addPackageFile(store: PackageStore, file: string, options: AddOptions, globals: GlobalOptions) {
+  const misplaced = (['name', 'version', 'description', 'ref', 'path', 'save', 'maxPages', 'timeout'] as const).filter(
+    (key) => options[key] !== undefined,
+  );
+  if (misplaced.length > 0) {
     throw new UsageError(
-      `say which library and version ${folder} documents: --name <name> --version <version> (or name the folder "name@version")`,
+      `a package file is installed as it was built; ${misplaced.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} do not apply`,
     );
   }
-  const store = openStore(globals);
-  const { mkdir } = await import('node:fs/promises');
-  await mkdir(store.dir, { recursive: true });
-  const output = store.partialPath({ name, version });
+  const { installed, info, replaced } = await installPackageFile(store, file);
+  const result = {
+    library: formatPackageId(installed),
+    file: installed.file,
+    replaced,
+    kind: 'package-file',
+    source: info.source,
+    builtAt: info.builtAt,
+    bytes: installed.bytes,
+  };
+  if (globals.json) {
+    printJson(result);
+    return;
+  }
+  process.stdout.write(
+    `${replaced ? 'Replaced' : 'Added'} ${result.library} from ${file}: ${(installed.bytes / 1e6).toFixed(1)} MB package built ${info.builtAt}\n`,
+  );
+}
+
+function report(
+  source: ResolvedSource,
+  summary: BuildSummary,
+  installed: { library: string; file: string; replaced: boolean; saved: string | undefined },
+  globals: GlobalOptions,
+): void {
+  const skipped = [...source.skipped, ...summary.skipped];
+  if (globals.json) {
+    const { output: _output, skipped: _skipped, ...totals } = summary;
+    printJson({
+      library: installed.library,
+      file: installed.file,
+      replaced: installed.replaced,
+      ...(installed.saved ? { saved: installed.saved } : {}),
+      kind: source.kind,
+      source: source.source,
+      ...(source.commit ? { commit: source.commit } : {}),
+      ...totals,
+      warnings: source.warnings,
+      skipped,
+    });
+    return;
+  }
+  const seconds = (summary.elapsedMs / 1000).toFixed(1);
+  process.stdout.write(
+    `${installed.replaced ? 'Replaced' : 'Added'} ${installed.library}: ${summary.documents} documents, ${summary.chunks} sections, ` +
+      `${summary.tokens.toLocaleString('en')} tokens, ${(summary.bytes / 1e6).toFixed(1)} MB package, in ${seconds} s\n`,
+  );
+  if (source.kind !== 'folder') process.stdout.write(`  from ${source.source}\n`);
+  if (installed.saved) process.stdout.write(`  saved to ${installed.saved}\n`);
+  if (summary.duplicates > 0) process.stdout.write(`  ${summary.duplicates} duplicate sections dropped\n`);
+  for (const skip of skipped) process.stdout.write(`  skipped ${skip.path}: ${skip.reason}\n`);
+  for (const warning of source.warnings) process.stderr.write(`docs: warning: ${warning}\n`);
+}
+
+/**
+ * Runs `work` with a signal that SIGINT/SIGTERM abort; an aborted run becomes
+ * InterruptedError (exit 130) with `message`. The work removes what it made on the way out.
+ */
+export async function interruptible<T>(message: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const abort = new AbortController();
   const onSignal = () => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = !globals.json && process.stderr.isTTY ? progressLine() : undefined;
   try {
-    const summary = await buildPackage({
-      root,
-      name,
-      version,
-      output,
-      source: root,
-      signal: abort.signal,
-      ...((options.description ?? inferred.description)
-        ? { description: options.description ?? inferred.description }
-        : {}),
-      ...(progress ? { onProgress: progress.update } : {}),
-    });
-    progress?.clear();
-    const { installed, replaced } = await store.install(summary.output, { move: true });
-    const result = {
-      library: formatPackageId(installed),
-      file: installed.file,
-      replaced,
-      ...summary,
-      output: undefined,
-    };
-    if (globals.json) {
-      printJson(result);
-      return;
-    }
-    const seconds = (summary.elapsedMs / 1000).toFixed(1);
-    process.stdout.write(
-      `${replaced ? 'Replaced' : 'Added'} ${result.library}: ${summary.documents} documents, ${summary.chunks} sections, ` +
-        `${summary.tokens.toLocaleString('en')} tokens, ${(summary.bytes / 1e6).toFixed(1)} MB package, in ${seconds} s\n`,
-    );
-    if (summary.duplicates > 0) process.stdout.write(`  ${summary.duplicates} duplicate sections dropped\n`);
-    for (const skip of summary.skipped) process.stdout.write(`  skipped ${skip.path}: ${skip.reason}\n`);
+    return await work(abort.signal);
   } catch (error) {
-    // The build removed its partial file on the way out; say so instead of reporting a failure.
-    if (abort.signal.aborted)
-      throw new InterruptedError(`interrupted; nothing was added to ${store.dir}`, { cause: error });
+    if (abort.signal.aborted) throw new InterruptedError(message, { cause: error });
     throw error;
   } finally {
-    progress?.clear();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
 }
 
-/** Name, version and description from a package.json in the folder, else from a "name@version" folder name. */
-async function inferIdentity(root: string): Promise<{ name?: string; version?: string; description?: string }> {
+/**
+ * Copies an installed package to `target` for sharing: into it when it is a
+ * folder (or does not end in .db), as it when it names a .db file. Written
+ * under a temporary name and renamed, so a reader never sees half a file.
+ */
+export async function savePackage(installed: InstalledPackage, target: string): Promise<string> {
+  const resolved = path.resolve(target);
+  const isFolder =
+    (await stat(resolved).catch(() => undefined))?.isDirectory() === true ||
+    /[\\/]$/.test(target) ||
+    !resolved.toLowerCase().endsWith('.db');
+  const file = isFolder ? path.join(resolved, packageFileName(installed)) : resolved;
+  await mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
   try {
-    const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
-    if (typeof manifest.name === 'string' && typeof manifest.version === 'string') {
-      return {
-        name: manifest.name,
-        version: manifest.version,
-        ...(typeof manifest.description === 'string' ? { description: manifest.description } : {}),
-      };
-    }
-  } catch {
-    // No readable package.json: fall through to the folder name.
+    await copyFile(installed.file, partial);
+    await rename(partial, file);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw new UsageError(`could not save the package to ${target}: ${(error as Error).message}`, { cause: error });
   }
-  const { name, version } = parsePackageSpec(path.basename(root));
-  return version ? { name, version } : {};
+  return file;
 }
 
-function progressLine(): { update: (p: BuildProgress) => void; clear: () => void } {
+/** A progress line on stderr, redrawn at most every 100 ms: what a source is fetching, then how far the build is. */
+export function progressLine(): {
+  source: (p: SourceProgress) => void;
+  build: (p: BuildProgress, label?: string) => void;
+  clear: () => void;
+} {
   let last = 0;
   let shown = false;
+  const draw = (text: string, force: boolean) => {
+    const now = Date.now();
+    if (!force && now - last < 100) return;
+    last = now;
+    shown = true;
+    const width = Math.max(20, (process.stderr.columns || 100) - 1);
+    process.stderr.write(`\r\x1b[K  ${text.slice(0, width - 2)}`);
+  };
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   return {
-    update(p) {
-      const now = Date.now();
-      if (now - last < 100 && p.files < p.totalFiles) return;
-      last = now;
-      shown = true;
-      process.stderr.write(
-        `\r  ${p.files}/${p.totalFiles} files, ${p.sections} sections, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.elapsedMs / 1000).toFixed(1)} s `,
+    source(p) {
+      const verb = p.phase === 'clone' ? 'cloning' : p.phase === 'fetch' ? 'fetching' : 'gathering';
+      const count = p.total === undefined ? `${p.documents} documents` : `${p.documents}/${p.total} documents`;
+      draw(`${verb} ${p.current ?? ''}: ${count}, ${megabytes(p.bytes)}, ${seconds(p.elapsedMs)}`, false);
+    },
+    build(p, label) {
+      draw(
+        `building${label ? ` ${label}` : ''}: ${p.files}/${p.totalFiles} files, ${p.sections} sections, ${megabytes(p.bytes)}, ${seconds(p.elapsedMs)}`,
+        p.files === p.totalFiles,
       );
     },
     clear() {

@@ -1,0 +1,223 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { IngestError } from '../errors.js';
+
+/** A dependency of a project as it is installed. */
+export interface InstalledDependency {
+  readonly name: string;
+  /** The installed version (from the installed package's own metadata, not the range the project asks for). */
+  readonly version: string;
+  /** The installed package folder (symlinks resolved), or a Python distribution's `.dist-info` folder. */
+  readonly dir: string;
+  readonly ecosystem: 'npm' | 'python';
+  /** A development dependency (`devDependencies`). */
+  readonly dev: boolean;
+  readonly description?: string;
+}
+
+/** A dependency that will not be built, and why. */
+export interface SkippedDependency {
+  readonly name: string;
+  readonly version?: string;
+  readonly reason: string;
+}
+
+/** What {@link findProjectDependencies} found. */
+export interface ProjectDependencies {
+  readonly installed: readonly InstalledDependency[];
+  readonly skipped: readonly SkippedDependency[];
+}
+
+/** Options for {@link findProjectDependencies}. */
+export interface FindDependenciesOptions {
+  /** Include `devDependencies`. @default false */
+  readonly dev?: boolean;
+}
+
+// Tools a virtualenv always holds; not what the project runs.
+const PYTHON_TOOLING = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
+const VIRTUALENV_FOLDERS = ['.venv', 'venv', 'env', '.env'];
+
+/**
+ * The dependencies a project really runs, at their installed versions: each
+ * name in package.json's `dependencies` and `optionalDependencies` (and
+ * `devDependencies` with `dev`) is looked up the way Node resolves packages
+ * (`node_modules/<name>` in the project folder, then in each parent), with
+ * symlinks resolved (pnpm), and its version read from the installed
+ * package.json. With a virtualenv (`.venv`, `venv`, or the folder itself),
+ * every installed Python distribution is listed too. Dependencies not
+ * installed, or linked from the workspace rather than installed from a
+ * registry, are listed in `skipped` with the reason. Throws
+ * IngestError('not-found') when the folder has neither a package.json nor a virtualenv.
+ *
+ * @example
+ * const { installed } = await findProjectDependencies('.', { dev: true });
+ * // → [{ name: 'zod', version: '4.1.12', dir: '/…/node_modules/.pnpm/zod@4.1.12/node_modules/zod', ecosystem: 'npm', dev: false }, …]
+ */
+export async function findProjectDependencies(
+  projectDir: string,
+  options: FindDependenciesOptions = {},
+): Promise<ProjectDependencies> {
+  const project = path.resolve(projectDir);
+  const info = await stat(project).catch(() => undefined);
+  if (!info?.isDirectory()) throw new IngestError('not-found', `folder not found: ${projectDir}`);
+  const installed: InstalledDependency[] = [];
+  const skipped: SkippedDependency[] = [];
+  const manifest = await readJson(path.join(project, 'package.json'));
+  const sitePackages = await findSitePackages(project);
+  if (manifest === undefined && sitePackages.length === 0) {
+    throw new IngestError('not-found', `no package.json or Python virtualenv (.venv) in ${project}`);
+  }
+  if (manifest !== undefined) {
+    const wanted = new Map<string, boolean>();
+    for (const field of ['dependencies', 'optionalDependencies', ...(options.dev ? ['devDependencies'] : [])]) {
+      const entries = manifest[field];
+      if (typeof entries !== 'object' || entries === null) continue;
+      for (const name of Object.keys(entries)) if (!wanted.has(name)) wanted.set(name, field === 'devDependencies');
+    }
+    for (const [name, dev] of [...wanted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const found = await resolvePackageFolder(project, name);
+      if (found === undefined) {
+        skipped.push({ name, reason: 'not installed (run the install command of your package manager)' });
+        continue;
+      }
+      const installedManifest = await readJson(path.join(found, 'package.json'));
+      const version = installedManifest?.version;
+      if (typeof version !== 'string') {
+        skipped.push({ name, reason: `no version in ${path.join(found, 'package.json')}` });
+        continue;
+      }
+      if (!found.split(path.sep).includes('node_modules')) {
+        skipped.push({ name, version, reason: 'linked from the workspace, not an installed release' });
+        continue;
+      }
+      const description = installedManifest?.description;
+      installed.push({
+        name,
+        version,
+        dir: found,
+        ecosystem: 'npm',
+        dev,
+        ...(typeof description === 'string' && description !== '' ? { description } : {}),
+      });
+    }
+  }
+  for (const site of sitePackages) {
+    const { distributions, problems } = await pythonDistributions(site);
+    installed.push(...distributions);
+    skipped.push(...problems);
+  }
+  return { installed, skipped };
+}
+
+/** The folder of an installed package as Node finds it: `node_modules/<name>` here or in a parent, symlinks resolved. */
+async function resolvePackageFolder(from: string, name: string): Promise<string | undefined> {
+  let dir = from;
+  for (;;) {
+    if (path.basename(dir) !== 'node_modules') {
+      const candidate = path.join(dir, 'node_modules', ...name.split('/'));
+      const info = await stat(path.join(candidate, 'package.json')).catch(() => undefined);
+      if (info?.isFile()) return realpath(candidate);
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+async function findSitePackages(project: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const candidate of ['', ...VIRTUALENV_FOLDERS]) {
+    const venv = path.join(project, candidate);
+    if (!(await stat(path.join(venv, 'pyvenv.cfg')).catch(() => undefined))) continue;
+    for (const lib of ['lib', 'lib64', 'Lib']) {
+      const libDir = path.join(venv, lib);
+      const entries = await readdir(libDir).catch(() => [] as string[]);
+      if (lib === 'Lib' && (await stat(path.join(libDir, 'site-packages')).catch(() => undefined))) {
+        found.push(path.join(libDir, 'site-packages'));
+      }
+      for (const entry of entries) {
+        if (/^python\d/.test(entry)) {
+          const site = path.join(libDir, entry, 'site-packages');
+          if (await stat(site).catch(() => undefined)) found.push(await realpath(site));
+        }
+      }
+    }
+  }
+  return [...new Set(found)];
+}
+
+async function pythonDistributions(
+  site: string,
+): Promise<{ distributions: InstalledDependency[]; problems: SkippedDependency[] }> {
+  const distributions: InstalledDependency[] = [];
+  const problems: SkippedDependency[] = [];
+  const entries: Dirent[] = await readdir(site, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!entry.isDirectory() || !entry.name.endsWith('.dist-info')) continue;
+    const dir = path.join(site, entry.name);
+    const metadata = await readFile(path.join(dir, 'METADATA'), 'utf8').catch(() => undefined);
+    if (metadata === undefined) continue;
+    const headers = parseMetadata(metadata).headers;
+    const rawName = headers.get('name');
+    const version = headers.get('version');
+    if (!rawName || !version) {
+      problems.push({ name: entry.name, reason: 'METADATA without a name or version' });
+      continue;
+    }
+    // PEP 503 normalisation: the name pip and PyPI compare by.
+    const name = rawName.toLowerCase().replace(/[-_.]+/g, '-');
+    if (PYTHON_TOOLING.has(name)) continue;
+    const summary = headers.get('summary');
+    distributions.push({
+      name,
+      version,
+      dir,
+      ecosystem: 'python',
+      dev: false,
+      ...(summary && summary !== 'UNKNOWN' ? { description: summary } : {}),
+    });
+  }
+  return { distributions, problems };
+}
+
+/**
+ * A Python core-metadata file (`METADATA`, `PKG-INFO`): its headers (lower-case
+ * names, first value wins) and its long description, from the body after the
+ * headers or, in older files, the `Description:` header.
+ */
+export function parseMetadata(text: string): { headers: Map<string, string>; description: string } {
+  const normalised = text.replace(/\r\n?/g, '\n');
+  const blank = normalised.indexOf('\n\n');
+  const head = blank === -1 ? normalised : normalised.slice(0, blank);
+  const body = blank === -1 ? '' : normalised.slice(blank + 2);
+  const headers = new Map<string, string>();
+  let descriptionHeader = '';
+  let current: string | undefined;
+  for (const line of head.split('\n')) {
+    if (/^[ \t]/.test(line) && current !== undefined) {
+      // Continuation lines; the old Description header indents them with 8 spaces or `|`.
+      if (current === 'description') descriptionHeader += `\n${line.replace(/^(?: {8}|\t|\s*\|)/, '')}`;
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    current = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (current === 'description') descriptionHeader = value;
+    else if (!headers.has(current)) headers.set(current, value);
+  }
+  return { headers, description: (body.trim() !== '' ? body : descriptionHeader).trim() };
+}
+
+async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const value: unknown = JSON.parse(await readFile(file, 'utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** A fresh directory under the system temp directory, named `docs-<purpose>-…`. */
+export function makeTempDir(purpose: string): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), `docs-${purpose}-`));
+}
+
+/** Removes a temp directory and everything in it; never throws (cleanup must not hide the real error). */
+export async function removeTempDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+}
