@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { type DocumentInput, type PackageMeta, type WriteSummary, writePackage } from '@docs/store';
 import { IngestError } from './errors.js';
-import { foldSmallSections } from './fold.js';
-import { formatOf, toMarkdown } from './formats/convert.js';
-import { splitFrontMatter } from './front-matter.js';
-import { indexText } from './identifiers.js';
-import { parseMarkdown } from './markdown.js';
-import { stripMdx } from './mdx.js';
-import { countTokens } from './tokens.js';
+import { processFiles } from './file-pool.js';
 import { DOC_EXTENSIONS, findDocFiles } from './walk.js';
 
 /** How far a build has got; reported after each file. */
@@ -36,6 +30,8 @@ export interface BuildOptions extends PackageMeta {
   readonly maxSectionTokens?: number;
   /** Sections smaller than this are folded into their parent section, heading kept. 0 keeps every section. @default 30 */
   readonly minSectionTokens?: number;
+  /** Worker threads that parse files; 0 parses on the calling thread. @default the machine's parallelism */
+  readonly workers?: number;
   /** Files larger than this are skipped and reported. @default 20 MiB */
   readonly maxFileBytes?: number;
   readonly onProgress?: (progress: BuildProgress) => void;
@@ -86,49 +82,37 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
   let done = 0;
 
   async function* documents(): AsyncGenerator<DocumentInput> {
-    for (const file of files) {
+    const processed = processFiles(files, {
+      ...(options.maxSectionTokens === undefined ? {} : { maxSectionTokens: options.maxSectionTokens }),
+      minSectionTokens: options.minSectionTokens ?? 30,
+      maxFileBytes,
+      ...(options.workers === undefined ? {} : { workers: options.workers }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    for await (const { file, result } of processed) {
       options.signal?.throwIfAborted();
       done += 1;
-      const size = (await stat(file.absolutePath)).size;
-      if (size > maxFileBytes) {
-        skipped.push({ path: file.relativePath, reason: `larger than ${maxFileBytes} bytes (${size})` });
-        continue;
-      }
-      const raw = await readFile(file.absolutePath, 'utf8');
-      // Other formats become markdown first, so every format gets the same sections, folding and index.
-      const format = formatOf(file.relativePath) ?? 'markdown';
-      const source = format === 'markdown' ? raw : toMarkdown(raw, format);
-      bytes += size;
-      const parsed = parseMarkdown(source, {
-        path: file.relativePath,
-        ...(options.maxSectionTokens === undefined ? {} : { maxSectionTokens: options.maxSectionTokens }),
-      });
-      const folded = foldSmallSections(parsed.sections, { minTokens: options.minSectionTokens ?? 30, countTokens });
-      const chunks = folded.filter((section) => {
-        const key = createHash('sha1').update(section.content).digest('base64');
-        if (seenSections.has(key)) {
-          duplicates += 1;
-          return false;
-        }
-        seenSections.add(key);
-        return true;
-      });
-      if (chunks.length === 0) {
+      bytes += result.bytes;
+      // Duplicates are found across the whole package, so here, in file order.
+      const chunks =
+        result.kind === 'document'
+          ? result.chunks.filter((chunk) => {
+              const key = createHash('sha1').update(chunk.content).digest('base64');
+              if (seenSections.has(key)) {
+                duplicates += 1;
+                return false;
+              }
+              seenSections.add(key);
+              return true;
+            })
+          : [];
+      if (result.kind === 'skipped') {
+        skipped.push({ path: file.relativePath, reason: result.reason });
+      } else if (chunks.length === 0) {
         skipped.push({ path: file.relativePath, reason: 'no text to index' });
       } else {
         sections += chunks.length;
-        yield {
-          path: file.relativePath,
-          title: parsed.title,
-          content: pageText(source),
-          chunks: chunks.map((s) => ({
-            breadcrumb: s.breadcrumb,
-            level: s.level,
-            content: s.content,
-            tokens: s.tokens,
-            indexText: indexText(s.text),
-          })),
-        };
+        yield { path: file.relativePath, title: result.title, content: result.content, chunks };
       }
       options.onProgress?.({
         files: done,
@@ -165,11 +149,4 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
     duplicates,
     elapsedMs: performance.now() - started,
   };
-}
-
-/** The page as a reader sees it: no front matter, no MDX imports or component tags, no runs of blank lines. */
-function pageText(source: string): string {
-  return stripMdx(splitFrontMatter(source).body)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }

@@ -1,0 +1,73 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { ChunkInput } from '@docs/store';
+import { foldSmallSections } from './fold.js';
+import { formatOf, toMarkdown } from './formats/convert.js';
+import { splitFrontMatter } from './front-matter.js';
+import { indexText } from './identifiers.js';
+import { parseMarkdown } from './markdown.js';
+import { stripMdx } from './mdx.js';
+import { countTokens } from './tokens.js';
+
+/** How each file is cut into sections; the same for every file of a build. */
+export interface FileOptions {
+  readonly maxSectionTokens?: number;
+  readonly minSectionTokens: number;
+  readonly maxFileBytes: number;
+}
+
+/** One file, indexed: its page and its sections, or why it was skipped. */
+export type ProcessedFile =
+  | { readonly kind: 'skipped'; readonly reason: string; readonly bytes: number }
+  | {
+      readonly kind: 'document';
+      readonly title: string;
+      readonly content: string;
+      readonly chunks: readonly ChunkInput[];
+      readonly bytes: number;
+    };
+
+/**
+ * Everything a build does to one file that depends on that file alone:
+ * read it, turn its format into markdown, cut it into sections, fold the
+ * small ones, count tokens and make the index text. Pure apart from reading
+ * the file, so it can run on any thread.
+ */
+export async function processFile(
+  absolutePath: string,
+  relativePath: string,
+  options: FileOptions,
+): Promise<ProcessedFile> {
+  const size = (await stat(absolutePath)).size;
+  if (size > options.maxFileBytes) {
+    return { kind: 'skipped', reason: `larger than ${options.maxFileBytes} bytes (${size})`, bytes: 0 };
+  }
+  const raw = await readFile(absolutePath, 'utf8');
+  // Other formats become markdown first, so every format gets the same sections, folding and index.
+  const format = formatOf(relativePath) ?? 'markdown';
+  const source = format === 'markdown' ? raw : toMarkdown(raw, format);
+  const parsed = parseMarkdown(source, {
+    path: relativePath,
+    ...(options.maxSectionTokens === undefined ? {} : { maxSectionTokens: options.maxSectionTokens }),
+  });
+  const sections = foldSmallSections(parsed.sections, { minTokens: options.minSectionTokens, countTokens });
+  return {
+    kind: 'document',
+    title: parsed.title,
+    content: pageText(source),
+    chunks: sections.map((s) => ({
+      breadcrumb: s.breadcrumb,
+      level: s.level,
+      content: s.content,
+      tokens: s.tokens,
+      indexText: indexText(s.text),
+    })),
+    bytes: size,
+  };
+}
+
+/** The page as a reader sees it: no front matter, no MDX imports or component tags, no runs of blank lines. */
+function pageText(source: string): string {
+  return stripMdx(splitFrontMatter(source).body)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
