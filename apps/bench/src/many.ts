@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// One measurement of the benchmark in a process of its own, so its memory is
+// only what serving takes: searchAll over every library of a store.
+//   node many.js <store dir> <questions.jsonl> <runs>
+// Prints one JSON object: { p50, p95, n, peakRssMb }.
+import { readFile } from 'node:fs/promises';
+import { searchAll } from '@docs/search';
+import { PackageStore } from '@docs/store';
+
+const [dir, questionsFile, runsArg] = process.argv.slice(2);
+if (!dir || !questionsFile) throw new Error('usage: many.js <store dir> <questions.jsonl> [runs]');
+const runs = Math.max(1, Number(runsArg ?? 3));
+const questions = (await readFile(questionsFile, 'utf8'))
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as { query: string; library: string | null });
+// The cross-library questions, and a few single-library ones asked of everything.
+const sample = questions
+  .filter((q) => q.library === null)
+  .concat(questions.filter((q) => q.library !== null).slice(0, 5));
+let peak = process.memoryUsage().rss;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 10);
+const store = new PackageStore(dir);
+for (const q of sample) await searchAll(store, q.query);
+const samples: number[] = [];
+for (let run = 0; run < runs; run++) {
+  for (const q of sample) {
+    const started = process.hrtime.bigint();
+    await searchAll(store, q.query);
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+}
+clearInterval(sampler);
+peak = Math.max(peak, process.memoryUsage().rss);
+await store.close();
+samples.sort((a, b) => a - b);
+const at = (q: number) => samples[Math.round(q * (samples.length - 1))] ?? Number.NaN;
+process.stdout.write(`${JSON.stringify({ p50: at(0.5), p95: at(0.95), n: samples.length, peakRssMb: peak / 1e6 })}\n`);
