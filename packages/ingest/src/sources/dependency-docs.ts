@@ -5,7 +5,7 @@ import { findDocFiles } from '../walk.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
 import type { ResolvedSource } from './source.js';
-import { makeTempDir, removeTempDir } from './temp-dir.js';
+import { tempDir } from './temp-dir.js';
 
 /** Options for {@link stageDependencyDocs}. */
 export interface StageOptions {
@@ -41,13 +41,7 @@ export async function stageDependencyDocs(
   dependency: InstalledDependency,
   options: StageOptions = {},
 ): Promise<StageResult> {
-  const dir = await makeTempDir('dep');
-  let disposed = false;
-  const dispose = async () => {
-    if (disposed) return;
-    disposed = true;
-    await removeTempDir(dir);
-  };
+  const { dir, dispose } = await tempDir('dep');
   try {
     const staged =
       dependency.ecosystem === 'python'

@@ -6,7 +6,7 @@ import { compareVersions } from '@docs/store';
 import { IngestError } from '../errors.js';
 import { findDocFiles } from '../walk.js';
 import type { ResolvedSource, SourceProgress } from './source.js';
-import { makeTempDir, removeTempDir } from './temp-dir.js';
+import { tempDir } from './temp-dir.js';
 
 /** Options for {@link cloneGitSource}. */
 export interface GitSourceOptions {
@@ -56,13 +56,7 @@ export async function cloneGitSource(options: GitSourceOptions): Promise<Resolve
       elapsedMs: performance.now() - started,
       current: shown,
     });
-  const dir = await makeTempDir('git');
-  let disposed = false;
-  const dispose = async () => {
-    if (disposed) return;
-    disposed = true;
-    await removeTempDir(dir);
-  };
+  const { dir, dispose } = await tempDir('git');
   try {
     const run = (args: readonly string[]) => git(['-C', dir, ...args], options.signal);
     progress();

@@ -11,3 +11,20 @@ export function makeTempDir(purpose: string): Promise<string> {
 export async function removeTempDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
 }
+
+/**
+ * A fresh temp directory and the one way to remove it: `dispose` may be
+ * called from every exit path (success, failure, abort) and removes it once.
+ */
+export async function tempDir(purpose: string): Promise<{ dir: string; dispose: () => Promise<void> }> {
+  const dir = await makeTempDir(purpose);
+  let disposed = false;
+  return {
+    dir,
+    dispose: async () => {
+      if (disposed) return;
+      disposed = true;
+      await removeTempDir(dir);
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { IngestError } from '../errors.js';
 import { htmlToMarkdown } from '../formats/html.js';
 import { type FetchResult, fetchDocument, formatBytes } from './fetch-document.js';
 import type { ResolvedSource, SourceProgress } from './source.js';
-import { makeTempDir, removeTempDir } from './temp-dir.js';
+import { tempDir } from './temp-dir.js';
 
 /** Options for {@link fetchWebsite}. */
 export interface WebsiteOptions {
@@ -79,13 +79,7 @@ export async function fetchWebsite(options: WebsiteOptions): Promise<ResolvedSou
   const maxPages = options.maxPages ?? 500;
   const concurrency = Math.max(1, options.concurrency ?? 4);
 
-  const dir = await makeTempDir('web');
-  let disposed = false;
-  const dispose = async () => {
-    if (disposed) return;
-    disposed = true;
-    await removeTempDir(dir);
-  };
+  const { dir, dispose } = await tempDir('web');
   const skipped: SkippedFile[] = [];
   const usedPaths = new Set<string>();
   let bytes = 0;
