@@ -18,7 +18,7 @@ const libraries = [
   installed('packages/store', 'semver'),
   installed('apps/cli', 'commander'),
 ];
-const question = process.argv.slice(2).join(' ') || 'run several statements in a transaction';
+const question = process.argv.slice(2).join(' ') || 'check whether a version satisfies a range';
 
 const home = mkdtempSync(path.join(tmpdir(), 'docs-demo-'));
 const run = (...args) => {
