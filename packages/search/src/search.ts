@@ -144,10 +144,16 @@ async function search(
     options.format === 'full'
       ? mergeAdjacent(kept)
       : kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score }));
-  const groups = await withoutRepeats(joined, options);
+  // The full format reads each shown chunk once, for the duplicate check and the answer alike.
+  const shown = joined.slice(0, options.offset + options.limit);
+  const contents =
+    options.format === 'full'
+      ? await loadContents(repeatsChecked(joined, options) ? joined.slice(0, 2 * shown.length) : shown)
+      : undefined;
+  const groups = contents ? withoutRepeats(joined, contents, options) : joined;
   const page = groups.slice(options.offset, options.offset + options.limit);
   const results =
-    options.format === 'index' ? page.map((g) => toResult(g, undefined)) : await withContent(page, options);
+    contents === undefined ? page.map((g) => toResult(g, undefined)) : await withContent(page, contents, options);
   const totalTokens = options.format === 'index' ? 0 : results.reduce((sum, r) => sum + r.tokens, 0);
   const message =
     results.length > 0
@@ -264,6 +270,23 @@ function toResult(group: Group, content: string | undefined, tokens?: number): D
   };
 }
 
+/** Chunk contents, per library, keyed by chunk id. */
+type Contents = ReadonlyMap<Target, ReadonlyMap<number, string>>;
+
+/** Reads the content of every chunk of the groups, one query batch per library. */
+async function loadContents(groups: readonly Group[]): Promise<Contents> {
+  const idsByTarget = new Map<Target, number[]>();
+  for (const g of groups)
+    idsByTarget.set(g.target, [...(idsByTarget.get(g.target) ?? []), ...g.members.map((m) => m.id)]);
+  const contents = new Map<Target, ReadonlyMap<number, string>>();
+  for (const [target, ids] of idsByTarget) contents.set(target, await target.reader().chunkContents(ids));
+  return contents;
+}
+
+function repeatsChecked(groups: readonly Group[], options: ResolvedOptions): boolean {
+  return options.format === 'full' && options.duplicateThreshold < 1 && groups.length > 1;
+}
+
 /**
  * In the full format, near-duplicates go below their first occurrence in the
  * part of the list a caller can see (the page plus as many again): a passage
@@ -271,32 +294,17 @@ function toResult(group: Group, content: string | undefined, tokens?: number): D
  * The index format lists sections as they rank; there, both copies may be
  * answers and showing them costs nothing.
  */
-async function withoutRepeats(groups: readonly Group[], options: ResolvedOptions): Promise<Group[]> {
-  if (options.format !== 'full' || options.duplicateThreshold >= 1) return [...groups];
+function withoutRepeats(groups: readonly Group[], contents: Contents, options: ResolvedOptions): Group[] {
+  if (!repeatsChecked(groups, options)) return [...groups];
   const window = groups.slice(0, 2 * (options.offset + options.limit));
-  const texts = await groupTexts(window);
-  const reordered = demoteNearDuplicates(window, (g) => texts.get(g) ?? '', { threshold: options.duplicateThreshold });
+  const textOf = (g: Group) => g.members.map((m) => contents.get(g.target)?.get(m.id) ?? '').join('\n\n');
+  const reordered = demoteNearDuplicates(window, textOf, { threshold: options.duplicateThreshold });
   return [...reordered, ...groups.slice(window.length)];
 }
 
-/** The joined content of each group's chunks. */
-async function groupTexts(groups: readonly Group[]): Promise<Map<Group, string>> {
-  const texts = new Map<Group, string>();
-  for (const g of groups) {
-    const contents = await g.target.reader().chunkContents(g.members.map((m) => m.id));
-    texts.set(g, g.members.map((m) => contents.get(m.id) ?? '').join('\n\n'));
-  }
-  return texts;
-}
-
-async function withContent(page: readonly Group[], options: ResolvedOptions): Promise<DocResult[]> {
-  const idsByTarget = new Map<Target, number[]>();
-  for (const g of page)
-    idsByTarget.set(g.target, [...(idsByTarget.get(g.target) ?? []), ...g.members.map((m) => m.id)]);
-  const contents = new Map<Target, Map<number, string>>();
-  for (const [target, ids] of idsByTarget) contents.set(target, await target.reader().chunkContents(ids));
+async function withContent(page: readonly Group[], contents: Contents, options: ResolvedOptions): Promise<DocResult[]> {
   const items = page.map((g) => {
-    const texts = contents.get(g.target) as Map<number, string>;
+    const texts = contents.get(g.target) ?? new Map<number, string>();
     let tokens = 0;
     const parts = g.members.map((m, i) => {
       tokens += m.tokens;
