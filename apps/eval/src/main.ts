@@ -20,7 +20,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--no-synonyms]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -42,6 +42,7 @@ async function main(): Promise<number> {
       'identifier-weight': { type: 'string' },
       'duplicate-threshold': { type: 'string' },
       candidates: { type: 'string' },
+      'no-synonyms': { type: 'boolean' },
       'min-section-tokens': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -231,6 +232,7 @@ function rankingOptions(values: Record<string, string | boolean | string[] | und
   if (history !== undefined) options.historyWeight = history;
   const candidates = number('candidates');
   if (candidates !== undefined) options.candidates = candidates;
+  if (values['no-synonyms'] === true) options.synonyms = false;
   return options;
 }
 

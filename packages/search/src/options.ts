@@ -31,6 +31,8 @@ export interface SearchOptions {
   readonly duplicateThreshold?: number;
   /** Score multiplier for changelogs, release notes, migration and upgrade guides and blog posts. @default 0.5 */
   readonly historyWeight?: number;
+  /** Let a query word also match its synonyms from a small developer thesaurus (`print` finds `log`). @default true */
+  readonly synonyms?: boolean;
 }
 
 /** Options of searchAll. */
@@ -53,6 +55,7 @@ export interface ResolvedOptions {
   readonly pageWeight: number;
   readonly identifierWeight: number;
   readonly duplicateThreshold: number;
+  readonly synonyms: boolean;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -71,6 +74,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     pageWeight: options.pageWeight ?? 0.05,
     identifierWeight: options.identifierWeight ?? 2,
     duplicateThreshold: options.duplicateThreshold ?? 0.8,
+    synonyms: options.synonyms ?? true,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {

@@ -79,6 +79,15 @@ beforeAll(async () => {
       [page('cors.md', 'CORS', [[['CORS'], 'Enable CORS with the cors middleware for a browser on another origin.']])],
     ],
     ['unrelated', [page('browser.md', 'Browser mode', [[['Browser'], 'Run tests in a real browser window.']])]],
+    [
+      'querybuilder',
+      [
+        page('logging.md', 'Logging', [[['Logging'], 'Set the log option to log all queries as they run.']]),
+        page('select.md', 'Select', [
+          [['Conditional selects'], 'Add a where clause to a select statement when a value is set.'],
+        ]),
+      ],
+    ],
   ];
   for (const [name, docs] of packages) {
     const file = path.join(dir, `${name}.db`);
@@ -126,6 +135,19 @@ describe('ranking', () => {
     expect(index).toHaveLength(3);
     expect(full).toEqual([...index.filter((p) => p !== second), second]);
     expect(index.indexOf(second)).toBeLessThan(2);
+  });
+
+  it("finds the docs' words for a question asked in other words", async () => {
+    // "print" is "log", "every" is "all", "statement" is "query": only synonyms reach the logging page.
+    const answer = await getDocs(store, 'querybuilder', 'print every SQL statement that gets executed', {
+      format: 'index',
+    });
+    expect(answer.results[0]?.path).toBe('logging.md');
+    const literal = await getDocs(store, 'querybuilder', 'print every SQL statement that gets executed', {
+      format: 'index',
+      synonyms: false,
+    });
+    expect(literal.results[0]?.path).toBe('select.md');
   });
 
   it('keeps a library that matches only a stray word below one that answers', async () => {

@@ -174,7 +174,7 @@ async function candidates(
   limit: number,
   options: ResolvedOptions,
 ): Promise<Candidate[]> {
-  const terms = words.map(termAlternatives);
+  const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
   const hits = await target.reader().search({ terms, mode: 'any' }, { limit, weights: options.weights });
   if (hits.length === 0) return [];
   const ids = hits.map((h) => h.id);

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { isHistoryPage } from './history.js';
+import { synonymsOf } from './synonyms.js';
 import { isIdentifier, termAlternatives } from './terms.js';
 
 test.each([
@@ -19,8 +20,23 @@ test.each([
   ['httpx.connecttimeout', ['httpx.connecttimeout', 'connecttimeout']],
   ['vi.fn', 'vi.fn'],
   ['timers', 'timers'],
+  ['print', ['print', 'log', 'logs', 'logging']],
+  ['env', ['env', 'environment', 'environmental']],
 ])('termAlternatives(%s) = %j', (word, expected) => {
   expect(termAlternatives(word)).toEqual(expected);
+});
+
+test('termAlternatives leaves synonyms out when asked', () => {
+  expect(termAlternatives('print', { synonyms: false })).toBe('print');
+});
+
+test('synonyms are symmetric and never list the word itself', () => {
+  for (const word of ['print', 'log', 'env', 'environment', 'except', 'exclude', 'unknown']) {
+    const others = synonymsOf(word);
+    expect(others.length).toBeGreaterThan(0);
+    expect(others).not.toContain(word);
+    for (const other of others) expect(synonymsOf(other)).toContain(word);
+  }
 });
 
 test.each([

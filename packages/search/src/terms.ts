@@ -1,4 +1,5 @@
 import type { Term } from '@docs/store';
+import { synonymsOf } from './synonyms.js';
 
 /**
  * True for a word that names something exactly: joined by `_`, `.`, `-`,
@@ -12,10 +13,14 @@ export function isIdentifier(word: string): boolean {
 /**
  * What one query word may match. A dotted name also matches its last part,
  * because docs often write the bare name (`ConnectTimeout` for
- * `httpx.ConnectTimeout`, `useFakeTimers` for `vi.useFakeTimers`); both count
- * as one term, so a section holding either covers it.
+ * `httpx.ConnectTimeout`, `useFakeTimers` for `vi.useFakeTimers`); a plain
+ * word also matches its synonyms (`print` finds `log`), unless `synonyms`
+ * is off. The alternatives count as one term, so a section holding any of
+ * them covers it.
  */
-export function termAlternatives(word: string): Term {
+export function termAlternatives(word: string, options: { synonyms?: boolean } = {}): Term {
   const last = word.split('.').at(-1) ?? word;
-  return last !== word && last.length >= 3 ? [word, last] : word;
+  if (last !== word && last.length >= 3) return [word, last];
+  const others = options.synonyms === false ? [] : synonymsOf(word);
+  return others.length > 0 ? [word, ...others] : word;
 }
