@@ -80,6 +80,20 @@ beforeAll(async () => {
     ],
     ['unrelated', [page('browser.md', 'Browser mode', [[['Browser'], 'Run tests in a real browser window.']])]],
     [
+      'validator',
+      [
+        page('v2/index.md', 'Release notes', [
+          [['Upgraded v.taggedUnion()'], 'v.taggedUnion is faster now and accepts more kinds of tag.'],
+        ]),
+        page('api.md', 'API', [
+          [
+            ['Tagged unions'],
+            'v.taggedUnion picks the schema by the value of the tag key. Give it the key and the schemas.',
+          ],
+        ]),
+      ],
+    ],
+    [
       'querybuilder',
       [
         page('logging.md', 'Logging', [[['Logging'], 'Set the log option to log all queries as they run.']]),
@@ -105,6 +119,11 @@ describe('ranking', () => {
   it('ranks the page documenting an API above the changelog that mentions it', async () => {
     const answer = await getDocs(store, 'schemalib', 'z.discriminatedUnion', { format: 'index' });
     expect(answer.results[0]?.path).toBe('api.md');
+  });
+
+  it("does not take a release note's heading naming an API for the section documenting it", async () => {
+    const answer = await getDocs(store, 'validator', 'v.taggedUnion', { format: 'index' });
+    expect(answer.results.map((r) => r.path)).toEqual(['api.md', 'v2/index.md']);
   });
 
   it('weighs a pasted error code above common words around it', async () => {

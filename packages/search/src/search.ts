@@ -192,8 +192,10 @@ async function candidates(
     // The trail is on the hit already, so it is read here rather than queried.
     const trail = options.headingBoost > 0 ? indexTokens(h.breadcrumb.join(' ')) : [];
     const inTrail = terms.flatMap((term, t) => (tokensContain(trail, term) ? [t] : []));
-    const heading = 1 + options.headingBoost * (weightOf(inTrail) / total);
-    return h.score * share * heading * (isHistoryPage(h.path, h.title) ? options.historyWeight : 1);
+    // A changelog's heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents.
+    const history = isHistoryPage(h.path, h.title);
+    const heading = history ? 1 : 1 + options.headingBoost * (weightOf(inTrail) / total);
+    return h.score * share * heading * (history ? options.historyWeight : 1);
   });
   // A page with many matching sections is about the topic; one stray match is not.
   const pageTotals = new Map<number, number>();
