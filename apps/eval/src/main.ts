@@ -20,7 +20,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--no-synonyms]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--no-synonyms]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -43,6 +43,7 @@ async function main(): Promise<number> {
       'duplicate-threshold': { type: 'string' },
       candidates: { type: 'string' },
       'no-synonyms': { type: 'boolean' },
+      'same-page-decay': { type: 'string' },
       'min-section-tokens': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -232,6 +233,8 @@ function rankingOptions(values: Record<string, string | boolean | string[] | und
   if (history !== undefined) options.historyWeight = history;
   const candidates = number('candidates');
   if (candidates !== undefined) options.candidates = candidates;
+  const samePageDecay = number('same-page-decay');
+  if (samePageDecay !== undefined) options.samePageDecay = samePageDecay;
   if (values['no-synonyms'] === true) options.synonyms = false;
   return options;
 }

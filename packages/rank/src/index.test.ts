@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 
 describe('public API', () => {
-  it('exports exactly the four ranking functions', () => {
+  it('exports exactly the five ranking functions', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'diversify',
       'minMaxNormalize',
       'reciprocalRankFusion',
       'relevanceDrop',

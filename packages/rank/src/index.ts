@@ -2,6 +2,8 @@
 // documentation search engine. Anything not exported here is internal and may
 // change without a major version.
 
+export type { DiversifyOptions } from './diversify.js';
+export { diversify } from './diversify.js';
 export type { MinMaxOptions } from './min-max.js';
 export { minMaxNormalize } from './min-max.js';
 export type { FusedResult, RankFusionOptions } from './rank-fusion.js';

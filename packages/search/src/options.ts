@@ -31,6 +31,8 @@ export interface SearchOptions {
   readonly duplicateThreshold?: number;
   /** Score multiplier for changelogs, release notes, migration and upgrade guides and blog posts. @default 0.5 */
   readonly historyWeight?: number;
+  /** Each further section of a page already listed scores this much less (the n-th × decay^n), so the first results span several pages; 1 turns this off. @default 0.6 */
+  readonly samePageDecay?: number;
   /** Let a query word also match its synonyms from a small developer thesaurus (`print` finds `log`). @default true */
   readonly synonyms?: boolean;
 }
@@ -55,6 +57,7 @@ export interface ResolvedOptions {
   readonly pageWeight: number;
   readonly identifierWeight: number;
   readonly duplicateThreshold: number;
+  readonly samePageDecay: number;
   readonly synonyms: boolean;
 }
 
@@ -74,6 +77,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     pageWeight: options.pageWeight ?? 0.05,
     identifierWeight: options.identifierWeight ?? 2,
     duplicateThreshold: options.duplicateThreshold ?? 0.8,
+    samePageDecay: options.samePageDecay ?? 0.6,
     synonyms: options.synonyms ?? true,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
@@ -101,6 +105,9 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   }
   if (!(resolved.pageWeight >= 0 && resolved.pageWeight <= 1)) {
     throw new RangeError(`pageWeight must be between 0 and 1, got ${resolved.pageWeight}`);
+  }
+  if (!(resolved.samePageDecay > 0 && resolved.samePageDecay <= 1)) {
+    throw new RangeError(`samePageDecay must be above 0 and at most 1, got ${resolved.samePageDecay}`);
   }
   if (!(resolved.historyWeight >= 0 && resolved.historyWeight <= 1)) {
     throw new RangeError(`historyWeight must be between 0 and 1, got ${resolved.historyWeight}`);

@@ -94,6 +94,18 @@ beforeAll(async () => {
       ],
     ],
     [
+      'timerlib',
+      [
+        page('api.md', 'API', [
+          [['Fake timers'], 'Fake timers replace the timer functions with fake timers you control.'],
+          [['Fake timers', 'useFakeTimers'], 'Turns fake timers on: timers wait until you advance fake timers.'],
+          [['Fake timers', 'useRealTimers'], 'Turns fake timers off and restores the real timers.'],
+          [['Fake timers', 'advanceTimers'], 'Moves fake timers forward, running due timers.'],
+        ]),
+        page('guide/timers.md', 'Timers', [[['Timers'], 'Fake timers make code with long timers instant to test.']]),
+      ],
+    ],
+    [
       'querybuilder',
       [
         page('logging.md', 'Logging', [[['Logging'], 'Set the log option to log all queries as they run.']]),
@@ -124,6 +136,15 @@ describe('ranking', () => {
   it("does not take a release note's heading naming an API for the section documenting it", async () => {
     const answer = await getDocs(store, 'validator', 'v.taggedUnion', { format: 'index' });
     expect(answer.results.map((r) => r.path)).toEqual(['api.md', 'v2/index.md']);
+  });
+
+  it("lists a second page before a page's every section", async () => {
+    const answer = await getDocs(store, 'timerlib', 'fake timers', { format: 'index' });
+    expect(answer.results.slice(0, 3).map((r) => r.path)).toContain('guide/timers.md');
+    const scores = answer.results.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const crowded = await getDocs(store, 'timerlib', 'fake timers', { format: 'index', samePageDecay: 1 });
+    expect(crowded.results.slice(0, 4).map((r) => r.path)).toEqual(['api.md', 'api.md', 'api.md', 'api.md']);
   });
 
   it('weighs a pasted error code above common words around it', async () => {

@@ -1,4 +1,4 @@
-import { minMaxNormalize, relevanceDrop, tokenBudget } from '@docs/rank';
+import { diversify, minMaxNormalize, relevanceDrop, tokenBudget } from '@docs/rank';
 import {
   type ChunkHit,
   formatPackageId,
@@ -138,7 +138,11 @@ async function search(
       'none',
     );
   }
-  const kept = relevanceDrop(merged, { drop: options.drop });
+  // The drop measures relevance alone; the spread over pages comes after it.
+  const kept = diversify(relevanceDrop(merged, { drop: options.drop }), {
+    key: (c) => `${c.target.label}\0${c.hit.documentId}`,
+    decay: options.samePageDecay,
+  });
   // Merging serves reading, so only the full format does it; an index entry points at one section.
   const joined =
     options.format === 'full'
