@@ -13,7 +13,7 @@ export interface SearchOptions {
   readonly offset?: number;
   /** @default 'full' */
   readonly format?: ResultFormat;
-  /** Relevance drop: keep results scoring at least this fraction of the best. @default 0.5 */
+  /** Relevance drop: keep results scoring at least this fraction of the best. @default 0.3 */
   readonly drop?: number;
   /** BM25 weights of the indexed columns. @default { title: 1, headings: 1, heading: 1, body: 1 } */
   readonly weights?: ColumnWeights;
@@ -68,7 +68,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     limit: options.limit ?? 10,
     offset: options.offset ?? 0,
     format: options.format ?? 'full',
-    drop: options.drop ?? 0.5,
+    drop: options.drop ?? 0.3,
     weights: options.weights ?? { title: 1, headings: 1, heading: 1, body: 1 },
     candidates: options.candidates ?? 50,
     coverageExponent: options.coverageExponent ?? 1,
