@@ -43,6 +43,13 @@ describe('parseMarkdown: sections', () => {
     expect(install.tokens).toBe(countTokens(install.content));
   });
 
+  it('reads a heading of punctuation alone as a divider: it ends a section but names nothing', () => {
+    const { sections } = parse(
+      ['# Column types', 'Intro.', '## ---', '### Not null', 'No NULL values.', '## ***', 'Loose text.'].join('\n'),
+    );
+    expect(crumbs(sections)).toEqual(['Column types', 'Column types > Not null', 'Column types']);
+  });
+
   it('handles skipped levels and setext headings', () => {
     const { sections } = parse('Top\n===\n\nIntro.\n\n### Deep\n\nDeep text.\n\nSide\n----\n\nSide text.\n');
     expect(crumbs(sections)).toEqual(['Top', 'Top > Deep', 'Top > Side']);

@@ -168,14 +168,16 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
       }
       const level = token.type === 'heading_open' ? headingLevel(token.tag) : 0;
       if (level >= 1 && level <= 3) {
-        const text = headingText(tokens[i + 1]);
+        // A heading of punctuation alone (`## ---`, used as a divider) names nothing.
+        const written = headingText(tokens[i + 1]);
+        const text = /[\p{L}\p{N}]/u.test(written) ? written : '';
         if (level === 1 && firstH1 === undefined && text !== '') firstH1 = text;
         while (headings.length > 0 && (headings[headings.length - 1] as { level: number }).level >= level) {
           headings.pop();
         }
         headings.push({ level, text });
-        // An empty heading (`##` alone) still ends the section above, but has
-        // no words to contribute to the breadcrumb.
+        // An empty heading (`##` alone, or a divider) still ends the section
+        // above, but has no words to contribute to the breadcrumb.
         const breadcrumb = headings.filter((heading) => heading.text !== '').map((heading) => heading.text);
         current = { breadcrumb, level, blocks: [] };
         drafts.push(current);
