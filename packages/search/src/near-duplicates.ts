@@ -1,17 +1,36 @@
+// A word becomes a 17-bit hash and a 3-gram the number a + b·K + c·K², exact
+// below 2^53: numbers, not joined strings, keep this check cheap beside the
+// search itself. A rare hash collision can only make two grams look alike.
+const K = 2 ** 17;
+
+function wordHash(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % K;
+}
+
 /** Word 3-grams of a text: what two passages share when one repeats the other. */
-function shingles(text: string): Set<string> {
-  const words = text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-  const grams = new Set<string>();
-  for (let i = 0; i + 3 <= words.length; i++) grams.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+function shingles(text: string): Set<number> {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  const grams = new Set<number>();
+  let a = -1;
+  let b = -1;
+  for (const word of words) {
+    if (word === '') continue;
+    const c = wordHash(word);
+    if (a >= 0) grams.add(a + b * K + c * K * K);
+    a = b;
+    b = c;
+  }
   return grams;
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+/** Jaccard similarity, or 0 when it cannot reach `threshold`: the smaller set bounds what is shared. */
+function similarity(a: ReadonlySet<number>, b: ReadonlySet<number>, threshold: number): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size < threshold * large.size) return 0;
   let shared = 0;
-  for (const gram of a) if (b.has(gram)) shared += 1;
+  for (const gram of small) if (large.has(gram)) shared += 1;
   const union = a.size + b.size - shared;
   return union === 0 ? 0 : shared / union;
 }
@@ -22,21 +41,44 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  * list, keeping order otherwise, so repeats do not fill the top. Texts too
  * short to compare are never moved.
  *
+ * `sizeOf` (e.g. a token count already known) lets two items whose sizes are
+ * too far apart to be repeats skip the comparison, and a text that is never
+ * compared is never read: it must grow with the text's length.
+ *
  * @example
  * demoteNearDuplicates(results, (r) => r.content, { threshold: 0.6 })
  */
 export function demoteNearDuplicates<T>(
   items: readonly T[],
   textOf: (item: T) => string,
-  options: { threshold: number },
+  options: { threshold: number; sizeOf?: (item: T) => number },
 ): T[] {
-  const kept: Array<{ item: T; grams: Set<string> }> = [];
+  const { threshold, sizeOf } = options;
+  const cache = new Map<T, Set<number>>();
+  const gramsOf = (item: T) => {
+    let grams = cache.get(item);
+    if (!grams) {
+      grams = shingles(textOf(item));
+      cache.set(item, grams);
+    }
+    return grams;
+  };
+  // Sizes are an estimate of the 3-gram counts, so the bound is kept loose (half the threshold).
+  const closeInSize = (a: T, b: T) => {
+    if (!sizeOf) return true;
+    const [x, y] = [sizeOf(a), sizeOf(b)];
+    return Math.min(x, y) >= (threshold / 2) * Math.max(x, y);
+  };
+  const kept: T[] = [];
   const repeats: T[] = [];
   for (const item of items) {
-    const grams = shingles(textOf(item));
-    const repeat = grams.size >= 5 && kept.some((k) => jaccard(k.grams, grams) >= options.threshold);
+    const repeat = kept.some((k) => {
+      if (!closeInSize(k, item)) return false;
+      const grams = gramsOf(item);
+      return grams.size >= 5 && similarity(gramsOf(k), grams, threshold) >= threshold;
+    });
     if (repeat) repeats.push(item);
-    else kept.push({ item, grams });
+    else kept.push(item);
   }
-  return [...kept.map((k) => k.item), ...repeats];
+  return [...kept, ...repeats];
 }

@@ -152,7 +152,7 @@ async function search(
   const shown = joined.slice(0, options.offset + options.limit);
   const contents =
     options.format === 'full'
-      ? await loadContents(repeatsChecked(joined, options) ? joined.slice(0, 2 * shown.length) : shown)
+      ? await loadContents(joined.slice(0, Math.max(shown.length, repeatsWindow(joined, options))))
       : undefined;
   const groups = contents ? withoutRepeats(joined, contents, options) : joined;
   const page = groups.slice(options.offset, options.offset + options.limit);
@@ -294,17 +294,37 @@ function repeatsChecked(groups: readonly Group[], options: ResolvedOptions): boo
 }
 
 /**
+ * How many of the first groups the near-duplicate check looks at: the page
+ * plus as many again, and on the first page no further than twice what the
+ * token budget can show, since only that part of the list can reach the reader.
+ */
+function repeatsWindow(groups: readonly Group[], options: ResolvedOptions): number {
+  if (!repeatsChecked(groups, options)) return 0;
+  const most = Math.min(groups.length, 2 * (options.offset + options.limit));
+  if (options.offset > 0 || options.tokens === 0) return most;
+  let tokens = 0;
+  for (let i = 0; i < most; i++) {
+    tokens += (groups[i] as Group).members.reduce((sum, m) => sum + m.tokens, 0);
+    if (tokens > 2 * options.tokens) return i + 1;
+  }
+  return most;
+}
+
+/**
  * In the full format, near-duplicates go below their first occurrence in the
- * part of the list a caller can see (the page plus as many again): a passage
+ * part of the list a caller can see (see repeatsWindow): a passage
  * repeated in a guide and a reference would spend the token budget twice.
  * The index format lists sections as they rank; there, both copies may be
  * answers and showing them costs nothing.
  */
 function withoutRepeats(groups: readonly Group[], contents: Contents, options: ResolvedOptions): Group[] {
   if (!repeatsChecked(groups, options)) return [...groups];
-  const window = groups.slice(0, 2 * (options.offset + options.limit));
+  const window = groups.slice(0, repeatsWindow(groups, options));
   const textOf = (g: Group) => g.members.map((m) => contents.get(g.target)?.get(m.id) ?? '').join('\n\n');
-  const reordered = demoteNearDuplicates(window, textOf, { threshold: options.duplicateThreshold });
+  const reordered = demoteNearDuplicates(window, textOf, {
+    threshold: options.duplicateThreshold,
+    sizeOf: (g) => g.members.reduce((sum, m) => sum + m.tokens, 0),
+  });
   return [...reordered, ...groups.slice(window.length)];
 }
 
