@@ -35,6 +35,12 @@ interface Candidate {
   readonly coverage: number;
 }
 
+/** A library's candidates above its own drop, and the best coverage among all it found. */
+interface LibraryCandidates {
+  readonly list: Candidate[];
+  readonly bestCoverage: number;
+}
+
 /** A run of adjacent chunks of one document, shown as one result. */
 interface Group {
   readonly target: Target;
@@ -123,10 +129,10 @@ async function search(
   const perLibrary = Math.max(options.candidates, options.offset + options.limit);
   // One library after another: SQLite work is synchronous, so running them
   // "concurrently" would only interleave, and the store may close idle readers.
-  const found: Candidate[][] = [];
+  const found: LibraryCandidates[] = [];
   for (const target of targets) found.push(await candidates(target, terms, perLibrary, options));
   const lists = crossLibraryCoverage(found, options.coverageExponent);
-  const match = lists.some((l) => l.some((c) => c.coverage === terms.length)) ? 'all' : 'some';
+  const match = found.some((l) => l.bestCoverage === terms.length) ? 'all' : 'some';
   const merged = lists.flat().sort(byScore);
   if (merged.length === 0) {
     const where = targets.length === 1 ? searched[0] : `the ${targets.length} libraries searched`;
@@ -177,10 +183,10 @@ async function candidates(
   words: readonly string[],
   limit: number,
   options: ResolvedOptions,
-): Promise<Candidate[]> {
+): Promise<LibraryCandidates> {
   const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
   const hits = await target.reader().search({ terms, mode: 'any' }, { limit, weights: options.weights });
-  if (hits.length === 0) return [];
+  if (hits.length === 0) return { list: [], bestCoverage: 0 };
   const ids = hits.map((h) => h.id);
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
   const weights = words.map((w) => (isIdentifier(w) ? options.identifierWeight : 1));
@@ -210,9 +216,15 @@ async function candidates(
   );
   // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
   const scores = minMaxNormalize(raw, { floor: 0 });
-  return hits
+  const bestCoverage = covered.reduce((best, c) => Math.max(best, c), 0);
+  // A chunk under the drop within its own library is under it in any merged list (scaling a
+  // library's scores keeps their ratios), so it is let go here: over many libraries, most are.
+  const top = scores.reduce((best, score) => Math.max(best, score), 0);
+  const list = hits
     .map((hit, i) => ({ target, hit, raw: raw[i] ?? 0, score: scores[i] ?? 0, coverage: covered[i] ?? 1 }))
+    .filter((c) => c.score >= options.drop * top)
     .sort((x, y) => y.raw - x.raw);
+  return { list, bestCoverage };
 }
 
 /**
@@ -221,12 +233,11 @@ async function candidates(
  * library, so each library's scores are scaled by how its best coverage
  * compares with the best of any library (raised to the same exponent).
  */
-function crossLibraryCoverage(lists: readonly Candidate[][], exponent: number): Candidate[][] {
-  if (lists.length < 2) return [...lists];
-  const bestOf = (list: readonly Candidate[]) => list.reduce((best, c) => Math.max(best, c.coverage), 0);
-  const best = Math.max(...lists.map(bestOf));
-  return lists.map((list) => {
-    const factor = best > 0 ? (bestOf(list) / best) ** exponent : 1;
+function crossLibraryCoverage(found: readonly LibraryCandidates[], exponent: number): Candidate[][] {
+  if (found.length < 2) return found.map((f) => f.list);
+  const best = Math.max(...found.map((f) => f.bestCoverage));
+  return found.map(({ list, bestCoverage }) => {
+    const factor = best > 0 ? (bestCoverage / best) ** exponent : 1;
     return factor === 1 ? list : list.map((c) => ({ ...c, score: c.score * factor }));
   });
 }
