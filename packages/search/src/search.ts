@@ -156,11 +156,10 @@ async function search(
       : kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score }));
   // The full format reads each shown chunk once, for the duplicate check and the answer alike.
   const shown = joined.slice(0, options.offset + options.limit);
+  const window = repeatsWindow(joined, options);
   const contents =
-    options.format === 'full'
-      ? await loadContents(joined.slice(0, Math.max(shown.length, repeatsWindow(joined, options))))
-      : undefined;
-  const groups = contents ? withoutRepeats(joined, contents, options) : joined;
+    options.format === 'full' ? await loadContents(joined.slice(0, Math.max(shown.length, window))) : undefined;
+  const groups = contents ? withoutRepeats(joined, window, contents, options) : joined;
   const page = groups.slice(options.offset, options.offset + options.limit);
   const results =
     contents === undefined ? page.map((g) => toResult(g, undefined)) : await withContent(page, contents, options);
@@ -280,11 +279,16 @@ function toResult(group: Group, content: string | undefined, tokens?: number): D
     breadcrumb: first.breadcrumb,
     heading,
     score: group.score,
-    tokens: tokens ?? group.members.reduce((sum, m) => sum + m.tokens, 0),
+    tokens: tokens ?? groupTokens(group),
     truncated: false,
     ...(group.members.length > 1 ? { sections: group.members.map((m) => m.breadcrumb) } : {}),
     ...(content === undefined ? {} : { content }),
   };
+}
+
+/** The tokens of a group's chunks together, as counted when the package was built. */
+function groupTokens(group: Group): number {
+  return group.members.reduce((sum, m) => sum + m.tokens, 0);
 }
 
 /** Chunk contents, per library, keyed by chunk id. */
@@ -315,7 +319,7 @@ function repeatsWindow(groups: readonly Group[], options: ResolvedOptions): numb
   if (options.offset > 0 || options.tokens === 0) return most;
   let tokens = 0;
   for (let i = 0; i < most; i++) {
-    tokens += (groups[i] as Group).members.reduce((sum, m) => sum + m.tokens, 0);
+    tokens += groupTokens(groups[i] as Group);
     if (tokens > 2 * options.tokens) return i + 1;
   }
   return most;
@@ -328,13 +332,18 @@ function repeatsWindow(groups: readonly Group[], options: ResolvedOptions): numb
  * The index format lists sections as they rank; there, both copies may be
  * answers and showing them costs nothing.
  */
-function withoutRepeats(groups: readonly Group[], contents: Contents, options: ResolvedOptions): Group[] {
-  if (!repeatsChecked(groups, options)) return [...groups];
-  const window = groups.slice(0, repeatsWindow(groups, options));
+function withoutRepeats(
+  groups: readonly Group[],
+  windowSize: number,
+  contents: Contents,
+  options: ResolvedOptions,
+): Group[] {
+  if (windowSize === 0) return [...groups];
+  const window = groups.slice(0, windowSize);
   const textOf = (g: Group) => g.members.map((m) => contents.get(g.target)?.get(m.id) ?? '').join('\n\n');
   const reordered = demoteNearDuplicates(window, textOf, {
     threshold: options.duplicateThreshold,
-    sizeOf: (g) => g.members.reduce((sum, m) => sum + m.tokens, 0),
+    sizeOf: groupTokens,
   });
   return [...reordered, ...groups.slice(window.length)];
 }
