@@ -85,7 +85,9 @@ export const searchOutput = z.object({
   searched: z.array(z.string()).describe('Libraries searched, as name@version'),
   query: z.object({
     terms: z.array(z.string()).describe('Words searched for'),
-    match: z.enum(['all', 'some', 'none']).describe('Whether results hold all of the words (or their synonyms) or only some'),
+    match: z
+      .enum(['all', 'some', 'none'])
+      .describe('Whether results hold all of the words (or their synonyms) or only some'),
   }),
   nextOffset: z.number().int().optional().describe('Offset of the next page, when there are more results'),
   installed: z
