@@ -34,16 +34,8 @@ async function main(): Promise<number> {
       'per-query': { type: 'boolean' },
       // Ranking options, to measure a change before it becomes a default.
       weights: { type: 'string' },
-      'coverage-exponent': { type: 'string' },
-      drop: { type: 'string' },
-      'history-weight': { type: 'string' },
-      'heading-boost': { type: 'string' },
-      'page-weight': { type: 'string' },
-      'identifier-weight': { type: 'string' },
-      'duplicate-threshold': { type: 'string' },
-      candidates: { type: 'string' },
+      ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' } as const])),
       'no-synonyms': { type: 'boolean' },
-      'same-page-decay': { type: 'string' },
       'min-section-tokens': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -206,6 +198,19 @@ async function runExternal(
   process.stdout.write(`${rows.join('\n')}\n\n`);
 }
 
+/** The numeric ranking options `pnpm eval` takes, flag → option (validated by the search itself). */
+const NUMBER_FLAGS = {
+  'coverage-exponent': 'coverageExponent',
+  drop: 'drop',
+  'history-weight': 'historyWeight',
+  'heading-boost': 'headingBoost',
+  'page-weight': 'pageWeight',
+  'identifier-weight': 'identifierWeight',
+  'duplicate-threshold': 'duplicateThreshold',
+  candidates: 'candidates',
+  'same-page-decay': 'samePageDecay',
+} as const satisfies Record<string, keyof SearchOptions>;
+
 function rankingOptions(values: Record<string, string | boolean | string[] | undefined>): SearchOptions {
   const number = (key: string) => (typeof values[key] === 'string' ? Number(values[key]) : undefined);
   const weights = typeof values.weights === 'string' ? values.weights.split(',').map(Number) : undefined;
@@ -217,24 +222,10 @@ function rankingOptions(values: Record<string, string | boolean | string[] | und
       heading: weights[2] ?? 1,
       body: weights[3] ?? 1,
     };
-  const exponent = number('coverage-exponent');
-  if (exponent !== undefined) options.coverageExponent = exponent;
-  const drop = number('drop');
-  if (drop !== undefined) options.drop = drop;
-  const headingBoost = number('heading-boost');
-  if (headingBoost !== undefined) options.headingBoost = headingBoost;
-  const duplicateThreshold = number('duplicate-threshold');
-  if (duplicateThreshold !== undefined) options.duplicateThreshold = duplicateThreshold;
-  const identifierWeight = number('identifier-weight');
-  if (identifierWeight !== undefined) options.identifierWeight = identifierWeight;
-  const pageWeight = number('page-weight');
-  if (pageWeight !== undefined) options.pageWeight = pageWeight;
-  const history = number('history-weight');
-  if (history !== undefined) options.historyWeight = history;
-  const candidates = number('candidates');
-  if (candidates !== undefined) options.candidates = candidates;
-  const samePageDecay = number('same-page-decay');
-  if (samePageDecay !== undefined) options.samePageDecay = samePageDecay;
+  for (const [flag, key] of Object.entries(NUMBER_FLAGS)) {
+    const value = number(flag);
+    if (value !== undefined) options[key] = value;
+  }
   if (values['no-synonyms'] === true) options.synonyms = false;
   return options;
 }
