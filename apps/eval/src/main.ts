@@ -20,7 +20,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--no-synonyms]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--max-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--no-synonyms]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -37,6 +37,7 @@ async function main(): Promise<number> {
       ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' } as const])),
       'no-synonyms': { type: 'boolean' },
       'min-section-tokens': { type: 'string' },
+      'max-section-tokens': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -48,8 +49,7 @@ async function main(): Promise<number> {
   const home = values.store ? path.resolve(values.store) : await mkdtemp(path.join(tmpdir(), 'docs-eval-'));
   const store = new PackageStore(home);
   try {
-    const minSection = values['min-section-tokens'];
-    const build = minSection === undefined ? {} : { minSectionTokens: Number(minSection) };
+    const build = sectionOptions(values['min-section-tokens'], values['max-section-tokens']);
     const tuning = rankingOptions(values);
     if (values.external) {
       // Its own store: its libraries overlap the corpus's at other versions (fastapi).
@@ -109,7 +109,7 @@ async function main(): Promise<number> {
 }
 
 /** Builds a package for every `<name>@<version>/` folder of the corpus not already in the store. */
-async function buildCorpus(corpus: string, store: PackageStore, build: { minSectionTokens?: number }): Promise<void> {
+async function buildCorpus(corpus: string, store: PackageStore, build: SectionOptions): Promise<void> {
   await mkdir(store.dir, { recursive: true });
   const installed = new Set((await store.list()).map((p) => `${p.name}@${p.version}`));
   const folders = (await readdir(corpus, { withFileTypes: true })).filter(
@@ -153,7 +153,7 @@ interface ExternalQuery {
 async function runExternal(
   dir: string,
   store: PackageStore,
-  build: { minSectionTokens?: number },
+  build: SectionOptions,
   tuning: SearchOptions,
   out: string | undefined,
 ): Promise<void> {
@@ -199,6 +199,19 @@ async function runExternal(
 }
 
 /** The numeric ranking options `pnpm eval` takes, flag → option (validated by the search itself). */
+/** How packages are cut into sections: only what the flags set, the rest as `docs add` does it. */
+interface SectionOptions {
+  minSectionTokens?: number;
+  maxSectionTokens?: number;
+}
+
+function sectionOptions(min: string | undefined, max: string | undefined): SectionOptions {
+  return {
+    ...(min === undefined ? {} : { minSectionTokens: Number(min) }),
+    ...(max === undefined ? {} : { maxSectionTokens: Number(max) }),
+  };
+}
+
 const NUMBER_FLAGS = {
   'coverage-exponent': 'coverageExponent',
   drop: 'drop',
