@@ -20,7 +20,7 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--max-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--no-synonyms]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--max-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--link-weight F] [--no-synonyms]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -222,6 +222,7 @@ const NUMBER_FLAGS = {
   'duplicate-threshold': 'duplicateThreshold',
   candidates: 'candidates',
   'same-page-decay': 'samePageDecay',
+  'link-weight': 'linkWeight',
 } as const satisfies Record<string, keyof SearchOptions>;
 
 function rankingOptions(values: Record<string, string | boolean | string[] | undefined>): SearchOptions {

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { type DocumentInput, type PackageMeta, type WriteSummary, writePackage } from '@docs/store';
 import { IngestError } from './errors.js';
 import { processFiles } from './file-pool.js';
+import { createLinkResolver } from './links.js';
 import { DOC_EXTENSIONS, findDocFiles } from './walk.js';
 
 /** How far a build has got; reported after each file. */
@@ -80,6 +81,8 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
   let sections = 0;
   let bytes = 0;
   let done = 0;
+  // Every page is known before the first is parsed, so each page's links resolve as it is written.
+  const linkTargets = createLinkResolver(files.map((file) => file.relativePath));
 
   async function* documents(): AsyncGenerator<DocumentInput> {
     const processed = processFiles(files, {
@@ -112,7 +115,13 @@ export async function buildPackage(options: BuildOptions): Promise<BuildSummary>
         skipped.push({ path: file.relativePath, reason: 'no text to index' });
       } else {
         sections += chunks.length;
-        yield { path: file.relativePath, title: result.title, content: result.content, chunks };
+        yield {
+          path: file.relativePath,
+          title: result.title,
+          content: result.content,
+          chunks,
+          links: linkTargets(file.relativePath, result.links),
+        };
       }
       options.onProgress?.({
         files: done,

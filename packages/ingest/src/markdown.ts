@@ -34,6 +34,8 @@ export interface Section {
 export interface ParsedDocument {
   readonly title: string;
   readonly sections: readonly Section[];
+  /** The targets of the page's markdown links, as written (`../api.md#options`, `/guide/`, `https://…`), once each. */
+  readonly links: readonly string[];
 }
 
 /** Options for {@link parseMarkdown}. */
@@ -155,9 +157,11 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
   // wherever their definition is (one piece cannot see another's).
   const env = pieces.length > 1 ? { references: collectReferences(lines) } : {};
 
+  const links = new Set<string>();
   for (const [from, to] of pieces) {
     const pieceSource = from === 0 && to === lines.length ? stripped : lines.slice(from, to).join('\n');
     const tokens = markdown.parse(pieceSource, env);
+    collectLinks(tokens, links);
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i] as Token;
       const close = token.nesting === 1 ? findClose(tokens, i) : i;
@@ -231,7 +235,18 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedDocu
 
   const frontMatterTitle = typeof data.title === 'string' ? data.title.trim() : '';
   const title = frontMatterTitle !== '' ? frontMatterTitle : (firstH1 ?? titleFromPath(options.path));
-  return { title, sections };
+  return { title, sections, links: [...links] };
+}
+
+/** Adds the href of every markdown link among the tokens (inline and reference-style alike). */
+function collectLinks(tokens: readonly Token[], links: Set<string>): void {
+  for (const token of tokens) {
+    if (token.type !== 'inline' || token.children === null) continue;
+    for (const child of token.children) {
+      const href = child.type === 'link_open' ? child.attrGet('href') : null;
+      if (typeof href === 'string' && href !== '') links.add(href);
+    }
+  }
 }
 
 function headingLevel(tag: string): number {

@@ -23,6 +23,8 @@ export type ProcessedFile =
       readonly title: string;
       readonly content: string;
       readonly chunks: readonly ChunkInput[];
+      /** Link targets as the page writes them; the build resolves them against the other pages. */
+      readonly links: readonly string[];
       readonly bytes: number;
     };
 
@@ -61,6 +63,7 @@ export async function processFile(
       tokens: s.tokens,
       indexText: indexText(s.text),
     })),
+    links: parsed.links,
     bytes: size,
   };
 }

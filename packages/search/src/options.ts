@@ -35,6 +35,8 @@ export interface SearchOptions {
   readonly samePageDecay?: number;
   /** Let a query word also match its synonyms from a small developer thesaurus (`print` finds `log`). @default true */
   readonly synonyms?: boolean;
+  /** How much a page linked from many other pages of its package gains: score × (1 + inbound links)^weight; 0 turns this off. @default 0.05 */
+  readonly linkWeight?: number;
 }
 
 /** Options of searchAll. */
@@ -59,6 +61,7 @@ export interface ResolvedOptions {
   readonly duplicateThreshold: number;
   readonly samePageDecay: number;
   readonly synonyms: boolean;
+  readonly linkWeight: number;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -79,6 +82,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     duplicateThreshold: options.duplicateThreshold ?? 0.8,
     samePageDecay: options.samePageDecay ?? 0.6,
     synonyms: options.synonyms ?? true,
+    linkWeight: options.linkWeight ?? 0.05,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
@@ -111,6 +115,9 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   }
   if (!(resolved.historyWeight >= 0 && resolved.historyWeight <= 1)) {
     throw new RangeError(`historyWeight must be between 0 and 1, got ${resolved.historyWeight}`);
+  }
+  if (!(resolved.linkWeight >= 0 && resolved.linkWeight <= 1)) {
+    throw new RangeError(`linkWeight must be between 0 and 1, got ${resolved.linkWeight}`);
   }
   if (!(resolved.coverageExponent >= 0 && Number.isFinite(resolved.coverageExponent))) {
     throw new RangeError(`coverageExponent must be a finite number ≥ 0, got ${resolved.coverageExponent}`);

@@ -10,9 +10,15 @@ import { getDocs, searchAll } from './index.js';
 let dir: string;
 let store: PackageStore;
 
-const page = (path: string, title: string, sections: Array<[string[], string]>): DocumentInput => ({
+const page = (
+  path: string,
+  title: string,
+  sections: Array<[string[], string]>,
+  links: string[] = [],
+): DocumentInput => ({
   path,
   title,
+  links,
   content: sections.map(([, text]) => text).join('\n\n'),
   chunks: sections.map(([breadcrumb, content]) => ({
     breadcrumb,
@@ -106,6 +112,16 @@ beforeAll(async () => {
       ],
     ],
     [
+      'dialects',
+      [
+        // The same section for two databases; the docs' other pages link to the first.
+        page('mysql/columns.md', 'Column types', [[['Not null'], 'Mark a column as not null so it is required.']]),
+        page('pg/columns.md', 'Column types', [[['Not null'], 'Mark a column as not null so it is required.']]),
+        page('pg/tables.md', 'Tables', [[['Tables'], 'A table holds columns.']], ['pg/columns.md']),
+        page('pg/indexes.md', 'Indexes', [[['Indexes'], 'An index speeds up reads.']], ['pg/columns.md']),
+      ],
+    ],
+    [
       'querybuilder',
       [
         page('logging.md', 'Logging', [[['Logging'], 'Set the log option to log all queries as they run.']]),
@@ -188,6 +204,13 @@ describe('ranking', () => {
       synonyms: false,
     });
     expect(literal.results[0]?.path).toBe('select.md');
+  });
+
+  it('prefers the copy of a section on the page the rest of the docs link to', async () => {
+    const answer = await getDocs(store, 'dialects', 'required column', { format: 'index' });
+    expect(answer.results.slice(0, 2).map((r) => r.path)).toEqual(['pg/columns.md', 'mysql/columns.md']);
+    const unlinked = await getDocs(store, 'dialects', 'required column', { format: 'index', linkWeight: 0 });
+    expect(unlinked.results.slice(0, 2).map((r) => r.path)).toEqual(['mysql/columns.md', 'pg/columns.md']);
   });
 
   it('keeps a library that matches only a stray word below one that answers', async () => {

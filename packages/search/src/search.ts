@@ -204,7 +204,9 @@ async function candidates(
     // A changelog's heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents.
     const history = isHistoryPage(h.path, h.title);
     const heading = history ? 1 : 1 + options.headingBoost * (weightOf(inTrail) / total);
-    return h.score * share * heading * (history ? options.historyWeight : 1);
+    // A page many others link to is where the docs explain a thing; a copy of it for another dialect is not.
+    const central = (1 + h.inboundLinks) ** options.linkWeight;
+    return h.score * share * heading * central * (history ? options.historyWeight : 1);
   });
   // A page with many matching sections is about the topic; one stray match is not.
   const pageTotals = new Map<number, number>();

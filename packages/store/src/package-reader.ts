@@ -43,6 +43,8 @@ export interface ChunkHit {
   readonly breadcrumb: readonly string[];
   readonly level: number;
   readonly tokens: number;
+  /** How many other documents of the package link to the chunk's document. */
+  readonly inboundLinks: number;
 }
 
 /** A document as stored: path, title and the whole page. */
@@ -122,7 +124,7 @@ export class PackageReader {
     const w = options.weights ?? {};
     const weights = [w.title ?? 1, w.headings ?? 1, w.heading ?? 1, w.body ?? 1];
     const rows = this.#prepare(
-      `SELECT c.id, c.document_id, c.ord, best.score, d.path, d.title, c.breadcrumb, c.level, c.tokens
+      `SELECT c.id, c.document_id, c.ord, best.score, d.path, d.title, c.breadcrumb, c.level, c.tokens, d.inbound_links
        FROM (
          -- Rank inside the index first, so only the best rows are joined.
          SELECT rowid AS id, -bm25(chunks_fts, ?, ?, ?, ?) AS score FROM chunks_fts
@@ -143,6 +145,7 @@ export class PackageReader {
       breadcrumb: string;
       level: number;
       tokens: number;
+      inbound_links: number;
     }>;
     return rows.map((r) => ({
       id: r.id,
@@ -154,6 +157,7 @@ export class PackageReader {
       breadcrumb: JSON.parse(r.breadcrumb) as string[],
       level: r.level,
       tokens: r.tokens,
+      inboundLinks: r.inbound_links,
     }));
   }
 

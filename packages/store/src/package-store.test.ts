@@ -73,6 +73,29 @@ describe('writePackage and inspectPackageFile', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it("counts each document's inbound links: once per linking page, never from itself or to a path not held", async () => {
+    const page = (p: string, links: string[]): DocumentInput => ({
+      path: p,
+      title: p,
+      content: p,
+      chunks: [{ breadcrumb: [p], level: 1, content: `about ${p}`, tokens: 3 }],
+      links,
+    });
+    const file = path.join(dir, 'linked.db');
+    await writePackage(file, { name: 'demo', version: '1.0.0' }, [
+      page('a.md', ['b.md', 'b.md', 'a.md', 'gone.md']),
+      page('b.md', ['a.md']),
+      page('c.md', ['b.md']),
+    ]);
+    const store = new PackageStore(path.join(dir, 'home'));
+    await store.install(file);
+    const found = await store.resolve('demo');
+    if (!found.ok) throw new Error('expected demo');
+    const hits = await store.reader(found.value).search({ terms: ['about'], mode: 'all' }, { limit: 10 });
+    expect(Object.fromEntries(hits.map((h) => [h.path, h.inboundLinks]))).toEqual({ 'a.md': 1, 'b.md': 2, 'c.md': 0 });
+    await store.close();
+  });
+
   it('rejects invalid names before writing anything', async () => {
     await expect(writePackage(path.join(dir, 'x.db'), { name: '../evil', version: '1' }, [])).rejects.toThrow(
       StoreError,
@@ -93,7 +116,17 @@ describe('refusing package files', () => {
     const raw = new Database(file);
     raw.pragma(`user_version = ${PACKAGE_FORMAT_VERSION + 1}`);
     raw.close();
-    await expect(inspectPackageFile(file)).rejects.toThrow(/format version 2.*newer docs/);
+    await expect(inspectPackageFile(file)).rejects.toThrow(
+      new RegExp(`format version ${PACKAGE_FORMAT_VERSION + 1}.*newer docs`),
+    );
+  });
+
+  it('refuses a package of an older format version, saying to rebuild it', async () => {
+    const file = await build('demo', '1.0.0');
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${PACKAGE_FORMAT_VERSION - 1}`);
+    raw.close();
+    await expect(inspectPackageFile(file)).rejects.toThrow(/older docs; rebuild it/);
   });
 
   it('refuses a package with an extra trigger and leaves the store unchanged', async () => {

@@ -38,6 +38,13 @@ export interface DocumentInput {
   /** The whole page. */
   readonly content: string;
   readonly chunks: readonly ChunkInput[];
+  /**
+   * Paths (as in `path`) of the other documents of the package this page
+   * links to. Each document's inbound link count is stored, and search takes a
+   * much-linked page as a central one. Links to itself or to paths the package
+   * does not hold are ignored. @default []
+   */
+  readonly links?: readonly string[];
 }
 
 /** Totals of a written package. */
@@ -85,6 +92,8 @@ export async function writePackage(
     let documentCount = 0;
     let chunkCount = 0;
     let tokenCount = 0;
+    // Inbound links per path, counted once per linking document; written when every path is known.
+    const inbound = new Map<string, number>();
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('package')
@@ -101,6 +110,9 @@ export async function writePackage(
         options.signal?.throwIfAborted();
         documentCount += 1;
         const documentId = documentCount;
+        for (const target of new Set(doc.links ?? [])) {
+          if (target !== doc.path) inbound.set(target, (inbound.get(target) ?? 0) + 1);
+        }
         await trx
           .insertInto('documents')
           .values({ id: documentId, path: doc.path, title: doc.title, content: doc.content })
@@ -130,6 +142,10 @@ export async function writePackage(
           chunkCount += batch.length;
           for (const chunk of batch) tokenCount += chunk.tokens;
         }
+      }
+      // A path no document has matches no row: a link out of the package changes nothing.
+      for (const [target, count] of inbound) {
+        await trx.updateTable('documents').set({ inbound_links: count }).where('path', '=', target).execute();
       }
     });
     options.signal?.throwIfAborted();

@@ -4,7 +4,7 @@ import type { Generated, Kysely } from 'kysely';
  * The package format version this code reads and writes. Bump it whenever a
  * table, column or index changes meaning; readers refuse other versions.
  */
-export const PACKAGE_FORMAT_VERSION = 1;
+export const PACKAGE_FORMAT_VERSION = 2;
 
 /** The single row describing the package. */
 export interface PackageTable {
@@ -24,6 +24,8 @@ export interface DocumentTable {
   readonly title: string;
   /** The whole page as it was indexed. */
   readonly content: string;
+  /** How many other documents of the package link to this one. */
+  readonly inbound_links: Generated<number>;
 }
 
 export interface ChunkTable {
@@ -76,6 +78,7 @@ export async function createPackageSchema(db: Kysely<PackageDatabase>): Promise<
     .addColumn('path', 'text', (c) => c.notNull().unique())
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
+    .addColumn('inbound_links', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema
     .createTable('chunks')
