@@ -4,9 +4,9 @@ import { DOC_EXTENSIONS } from './walk.js';
 // Documentation sites link to pages by their source path (`../guide/cors.md`),
 // by their rendered one (`cors.html`, `/docs/guide/cors/`) or by a route whose
 // leading part is the site's, not the folder's (`/docs/kit-overview` for
-// `pg/kit-overview.mdx`). A link names a page when, with extension and
-// index page written off, it ends with the page's path; only the longest such
-// ending is tried, and it must name exactly one page.
+// `pg/kit-overview.mdx`). So a link, its extension and index page written
+// off, is matched by its endings, longest first: the first ending that any
+// page has decides, and it must be one page's alone.
 const EXTENSIONS = [...DOC_EXTENSIONS, '.html', '.htm'];
 const INDEX_PAGE = /(?:^|\/)(?:index|readme)$/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
