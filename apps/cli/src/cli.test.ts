@@ -158,4 +158,21 @@ describe('docs', () => {
     expect(docs('remove', 'beta').stdout).toBe('Removed beta@2.0.0\n');
     expect(json('list').libraries).toHaveLength(1);
   });
+
+  it('names a package an earlier docs built in another format, instead of failing in SQL', async () => {
+    expect(docs('add', path.join(fixtures, 'beta@2.0.0'), '--name', 'stale', '--version', '1.0.0').code).toBe(0);
+    const { default: Database } = await import('better-sqlite3');
+    const raw = new Database(path.join(home, 'stale@1.0.0.db'));
+    raw.pragma('user_version = 1');
+    raw.close();
+    const search = docs('search', 'enable CORS');
+    expect(search.code).toBe(2);
+    expect(search.stderr).toMatch(/^docs: stale@1\.0\.0 has package format version 1, .*older docs; rebuild it\n$/);
+    const listed = json('list');
+    expect(listed.libraries.map((l: { library: string }) => l.library)).toEqual(['alpha@1.0.0']);
+    expect(listed.unreadable).toEqual([{ library: 'stale@1.0.0', problem: expect.stringMatching(/rebuild it/) }]);
+    expect(docs('list').stderr).toMatch(/docs remove stale@1\.0\.0/);
+    expect(docs('remove', 'stale').code).toBe(0);
+    expect(json('search', 'enable CORS').status).toBe('ok');
+  });
 });

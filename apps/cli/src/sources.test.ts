@@ -274,6 +274,17 @@ describe('docs sync', () => {
     expect(text.stdout).toMatch(/Built gamma@0\.1\.5: 1 documents/);
     expect(text.stdout).toMatch(/: 1 built, 3 skipped, 0 failed\n$/);
   });
+
+  it('builds again a version an earlier docs built in another package format', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const raw = new Database(path.join(home, 'alpha@1.2.3.db'));
+    raw.pragma('user_version = 1');
+    raw.close();
+    const text = await docs(['sync', project]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Built alpha@1\.2\.3: 2 documents/);
+    expect((await json('search', 'wombat renderer')).results[0]).toMatchObject({ library: 'alpha@1.2.3' });
+  });
 });
 
 describe('docs add <package file>', () => {

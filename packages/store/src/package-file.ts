@@ -64,17 +64,7 @@ export async function inspectPackageFile(file: string): Promise<PackageInfo> {
     });
   }
   try {
-    const formatVersion = database.pragma('user_version', { simple: true }) as number;
-    if (formatVersion !== PACKAGE_FORMAT_VERSION) {
-      const advice =
-        formatVersion > PACKAGE_FORMAT_VERSION
-          ? 'it was built by a newer docs; upgrade docs to read it'
-          : 'it was built by an older docs; rebuild it';
-      throw new StoreError(
-        'unknown-format',
-        `${file} has package format version ${formatVersion}, and this docs reads version ${PACKAGE_FORMAT_VERSION}: ${advice}`,
-      );
-    }
+    const formatVersion = assertReadableFormat(database, file);
     const expected = await referenceSchema();
     const actual = schemaOf(database);
     const unexpected = actual.filter((o) => !expected.includes(o));
@@ -116,6 +106,24 @@ export async function inspectPackageFile(file: string): Promise<PackageInfo> {
   } finally {
     database.close();
   }
+}
+
+/**
+ * The package's format version (`PRAGMA user_version`), when it is the one
+ * this code reads; otherwise a StoreError that says which side to upgrade.
+ * `subject` names the package in the message (a file, or `name@version`).
+ */
+export function assertReadableFormat(database: Database.Database, subject: string): number {
+  const formatVersion = database.pragma('user_version', { simple: true }) as number;
+  if (formatVersion === PACKAGE_FORMAT_VERSION) return formatVersion;
+  const advice =
+    formatVersion > PACKAGE_FORMAT_VERSION
+      ? 'it was built by a newer docs; upgrade docs to read it'
+      : 'it was built by an older docs; rebuild it';
+  throw new StoreError(
+    'unknown-format',
+    `${subject} has package format version ${formatVersion}, and this docs reads version ${PACKAGE_FORMAT_VERSION}: ${advice}`,
+  );
 }
 
 async function assertSqliteHeader(file: string): Promise<void> {

@@ -186,6 +186,24 @@ describe('PackageStore', () => {
     await store.close();
   });
 
+  it('refuses to read an installed package of an older format, saying so instead of failing in SQL', async () => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    const { installed } = await store.install(await build('vitest', '4.0.0'));
+    // A package installed by an earlier docs: its file is in the store, its format is not this one.
+    const raw = new Database(installed.file);
+    raw.pragma(`user_version = ${PACKAGE_FORMAT_VERSION - 1}`);
+    raw.close();
+    const [stale] = await store.list();
+    if (!stale) throw new Error('expected the package');
+    expect(() => store.reader(stale)).toThrow(
+      expect.objectContaining({
+        code: 'unknown-format',
+        message: expect.stringMatching(/vitest@4\.0\.0 .*older docs; rebuild it/),
+      }),
+    );
+    await store.close();
+  });
+
   it('reports an empty store as no-packages', async () => {
     const store = new PackageStore(path.join(dir, 'never-created'));
     const result = await store.resolve('anything');

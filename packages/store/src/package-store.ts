@@ -13,7 +13,7 @@ import {
   parsePackageFileName,
   parsePackageSpec,
 } from './names.js';
-import { inspectPackageFile, type PackageInfo } from './package-file.js';
+import { assertReadableFormat, inspectPackageFile, type PackageInfo } from './package-file.js';
 import { PackageReader } from './package-reader.js';
 import { openReadOnlyDatabase } from './sqlite.js';
 
@@ -222,6 +222,9 @@ export class PackageStore {
    * A read-only reader for an installed package. Connections are cached and
    * reused, up to `maxOpenPackages`; ask again rather than keeping a reader
    * across other packages' use, since the least recently used one is closed.
+   *
+   * @throws {StoreError} `unknown-format` when the package was built by a docs
+   *   of another package format (installed before an upgrade): rebuild it.
    */
   reader(pkg: InstalledPackage): PackageReader {
     const cached = this.#readers.get(pkg.file);
@@ -235,7 +238,15 @@ export class PackageStore {
       this.#readers.delete(pkg.file);
       void cached.reader.close();
     }
-    const reader = new PackageReader(openReadOnlyDatabase(pkg.file), pkg.file);
+    const database = openReadOnlyDatabase(pkg.file);
+    // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
+    try {
+      assertReadableFormat(database, formatPackageId(pkg));
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+    const reader = new PackageReader(database, pkg.file);
     this.#readers.set(pkg.file, { reader, mtimeMs: pkg.mtimeMs, bytes: pkg.bytes });
     for (const [file, entry] of this.#readers) {
       if (this.#readers.size <= this.#maxOpen) break;

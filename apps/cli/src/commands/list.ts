@@ -1,4 +1,4 @@
-import { formatPackageId } from '@docs/store';
+import { formatPackageId, StoreError } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import type { GlobalOptions } from '../main.js';
 
@@ -7,8 +7,17 @@ export async function list(globals: GlobalOptions): Promise<void> {
   const store = openStore(globals);
   try {
     const rows = [];
+    const unreadable: { library: string; problem: string }[] = [];
     for (const pkg of await store.list()) {
-      const reader = store.reader(pkg);
+      let reader: ReturnType<typeof store.reader>;
+      try {
+        reader = store.reader(pkg);
+      } catch (error) {
+        // Listed, not fatal: this is where a user looks to find what to rebuild or remove.
+        if (!(error instanceof StoreError) || error.code !== 'unknown-format') throw error;
+        unreadable.push({ library: formatPackageId(pkg), problem: error.message });
+        continue;
+      }
       const [info, stats] = [await reader.info(), await reader.stats()];
       rows.push({
         library: formatPackageId(pkg),
@@ -24,10 +33,13 @@ export async function list(globals: GlobalOptions): Promise<void> {
       });
     }
     if (globals.json) {
-      printJson({ home: store.dir, libraries: rows });
+      printJson({ home: store.dir, libraries: rows, ...(unreadable.length > 0 ? { unreadable } : {}) });
       return;
     }
-    if (rows.length === 0) {
+    for (const u of unreadable) {
+      process.stderr.write(`docs: ${u.problem} (docs add its source again, or docs remove ${u.library})\n`);
+    }
+    if (rows.length === 0 && unreadable.length === 0) {
       process.stdout.write(
         `No libraries installed in ${store.dir}. Add one with: docs add <folder> --name <name> --version <version>\n`,
       );

@@ -7,7 +7,7 @@ import {
   type InstalledDependency,
   stageDependencyDocs,
 } from '@docs/ingest';
-import { formatPackageId, type PackageStore } from '@docs/store';
+import { formatPackageId, type InstalledPackage, type PackageStore, StoreError } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import type { GlobalOptions } from '../main.js';
 import { interruptible, progressLine, savePackage } from './add.js';
@@ -43,7 +43,10 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   const project = path.resolve(dir);
   const found = await findProjectDependencies(project, { dev: options.dev === true });
   const store = openStore(globals);
-  const present = new Set((await store.list()).map((p) => formatPackageId(p).toLowerCase()));
+  // A package an earlier docs built in another format is built again, not skipped as "already built".
+  const present = new Set(
+    (await store.list()).filter((p) => isReadable(store, p)).map((p) => formatPackageId(p).toLowerCase()),
+  );
   const built: Built[] = [];
   const skipped: Outcome[] = found.skipped.map((s) => ({
     library: s.version ? `${s.name}@${s.version}` : s.name,
@@ -142,5 +145,16 @@ async function buildDependency(
     };
   } finally {
     await source.dispose();
+  }
+}
+
+/** Whether this docs can read the installed package (false for one of another package format). */
+function isReadable(store: PackageStore, pkg: InstalledPackage): boolean {
+  try {
+    store.reader(pkg);
+    return true;
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'unknown-format') return false;
+    throw error;
   }
 }
