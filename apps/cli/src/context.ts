@@ -1,4 +1,4 @@
-import { PackageStore, resolveHome } from '@docs/store';
+import { type InstalledPackage, type PackageReader, PackageStore, resolveHome, StoreError } from '@docs/store';
 import type { GlobalOptions } from './main.js';
 
 /** The store the command works on: --home, else $DOCS_HOME, else the user data directory. */
@@ -9,4 +9,18 @@ export function openStore(globals: GlobalOptions): PackageStore {
 /** Writes one JSON object, the machine-readable form of every command. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * A reader on an installed package, or, for a package an earlier docs built
+ * in another package format, the error that says so: list and sync carry on
+ * past such a package, where a search stops at it. Other errors are thrown.
+ */
+export function readerOrFormatError(store: PackageStore, pkg: InstalledPackage): PackageReader | StoreError {
+  try {
+    return store.reader(pkg);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'unknown-format') return error;
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import { formatPackageId, StoreError } from '@docs/store';
-import { openStore, printJson } from '../context.js';
+import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../main.js';
 
 /** `docs list`: installed libraries with version, description, sections and size. */
@@ -9,13 +9,10 @@ export async function list(globals: GlobalOptions): Promise<void> {
     const rows = [];
     const unreadable: { library: string; problem: string }[] = [];
     for (const pkg of await store.list()) {
-      let reader: ReturnType<typeof store.reader>;
-      try {
-        reader = store.reader(pkg);
-      } catch (error) {
+      const reader = readerOrFormatError(store, pkg);
+      if (reader instanceof StoreError) {
         // Listed, not fatal: this is where a user looks to find what to rebuild or remove.
-        if (!(error instanceof StoreError) || error.code !== 'unknown-format') throw error;
-        unreadable.push({ library: formatPackageId(pkg), problem: error.message });
+        unreadable.push({ library: formatPackageId(pkg), problem: reader.message });
         continue;
       }
       const [info, stats] = [await reader.info(), await reader.stats()];

@@ -7,8 +7,8 @@ import {
   type InstalledDependency,
   stageDependencyDocs,
 } from '@docs/ingest';
-import { formatPackageId, type InstalledPackage, type PackageStore, StoreError } from '@docs/store';
-import { openStore, printJson } from '../context.js';
+import { formatPackageId, type PackageStore, StoreError } from '@docs/store';
+import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../main.js';
 import { interruptible, progressLine, savePackage } from './add.js';
 
@@ -45,7 +45,9 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   const store = openStore(globals);
   // A package an earlier docs built in another format is built again, not skipped as "already built".
   const present = new Set(
-    (await store.list()).filter((p) => isReadable(store, p)).map((p) => formatPackageId(p).toLowerCase()),
+    (await store.list())
+      .filter((p) => !(readerOrFormatError(store, p) instanceof StoreError))
+      .map((p) => formatPackageId(p).toLowerCase()),
   );
   const built: Built[] = [];
   const skipped: Outcome[] = found.skipped.map((s) => ({
@@ -145,16 +147,5 @@ async function buildDependency(
     };
   } finally {
     await source.dispose();
-  }
-}
-
-/** Whether this docs can read the installed package (false for one of another package format). */
-function isReadable(store: PackageStore, pkg: InstalledPackage): boolean {
-  try {
-    store.reader(pkg);
-    return true;
-  } catch (error) {
-    if (error instanceof StoreError && error.code === 'unknown-format') return false;
-    throw error;
   }
 }
