@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 
 describe('public API', () => {
-  it('exports exactly the five ranking functions', () => {
+  it('exports exactly the seven ranking functions', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'convexFusion',
       'diversify',
       'minMaxNormalize',
       'reciprocalRankFusion',
       'relevanceDrop',
+      'rerank',
       'tokenBudget',
     ]);
   });

@@ -16,7 +16,16 @@ export {
 } from './names.js';
 export type { PackageInfo } from './package-file.js';
 export { inspectPackageFile } from './package-file.js';
-export type { ChunkHit, ColumnWeights, PackageStats, StoredDocument, Term, TermQuery } from './package-reader.js';
+export type {
+  ChunkHit,
+  ColumnWeights,
+  PackageEmbedder,
+  PackageStats,
+  StoredDocument,
+  Term,
+  TermQuery,
+  VectorHit,
+} from './package-reader.js';
 export { matchExpression, PackageReader } from './package-reader.js';
 export type { InstalledPackage, ResolveError, ResolveResult } from './package-store.js';
 export { PackageStore } from './package-store.js';
@@ -26,3 +35,5 @@ export type { FtsColumn, PackageDatabase } from './schema.js';
 export { PACKAGE_FORMAT_VERSION } from './schema.js';
 export type { TokenCounter } from './tokens.js';
 export { loadTokenCounter } from './tokens.js';
+export type { SectionText, SectionVector } from './vector-job.js';
+export { VectorJob } from './vector-job.js';

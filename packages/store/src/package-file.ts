@@ -82,6 +82,7 @@ export async function inspectPackageFile(file: string): Promise<PackageInfo> {
     }
     const check = database.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new StoreError('invalid-package', `${file} is damaged: ${String(check)}`);
+    assertValidVectors(database, file);
     const rows = database.prepare('SELECT * FROM package').all() as Array<Record<string, unknown>>;
     const row = rows[0];
     if (rows.length !== 1 || row === undefined) {
@@ -154,4 +155,51 @@ export function toPackageInfo(row: Record<string, unknown>): PackageInfo {
     builtAt: String(row.built_at ?? ''),
     formatVersion: Number(row.format_version),
   };
+}
+
+/**
+ * A package has no vectors, or one embedder row and exactly one vector per
+ * chunk, each `dimensions` finite float32 values: a search never meets a
+ * package with part of its vectors, or one it would misread.
+ */
+function assertValidVectors(database: Database.Database, file: string): void {
+  const embedders = database.prepare('SELECT id, dimensions FROM embedder').all() as Array<{
+    id: unknown;
+    dimensions: unknown;
+  }>;
+  const vectors = (database.prepare('SELECT count(*) AS n FROM chunk_vectors').get() as { n: number }).n;
+  const fail = (reason: string) => {
+    throw new StoreError('invalid-package', `${file} has invalid vectors: ${reason}`);
+  };
+  const embedder = embedders[0];
+  if (embedder === undefined) {
+    if (vectors > 0) fail(`${vectors} vectors but no embedder`);
+    return;
+  }
+  if (embedders.length > 1) fail(`${embedders.length} embedder rows, at most one is allowed`);
+  const { id, dimensions } = embedder;
+  if (typeof id !== 'string' || id.trim() === '') fail('the embedder has no id');
+  if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1) {
+    fail(`the embedder's dimensions are ${String(dimensions)}`);
+  }
+  const unmatched = database
+    .prepare(
+      `SELECT (SELECT count(*) FROM chunks WHERE id NOT IN (SELECT chunk_id FROM chunk_vectors)) AS missing,
+              (SELECT count(*) FROM chunk_vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)) AS orphans`,
+    )
+    .get() as { missing: number; orphans: number };
+  if (unmatched.missing > 0) fail(`${unmatched.missing} sections have no vector`);
+  if (unmatched.orphans > 0) fail(`${unmatched.orphans} vectors belong to no section`);
+  const statement = database.prepare('SELECT chunk_id, vector FROM chunk_vectors').raw();
+  for (const [chunk, blob] of statement.iterate() as Iterable<[number, unknown]>) {
+    if (!(blob instanceof Uint8Array) || blob.byteLength !== (dimensions as number) * 4) {
+      fail(`the vector of section ${chunk} is not ${String(dimensions)} float32 values`);
+    }
+    const bytes = blob as Uint8Array;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let offset = 0; offset < bytes.byteLength; offset += 4) {
+      if (!Number.isFinite(view.getFloat32(offset, true)))
+        fail(`the vector of section ${chunk} holds a value that is not finite`);
+    }
+  }
 }

@@ -54,6 +54,27 @@ export interface StoredDocument {
   readonly content: string;
 }
 
+/** The model that made a package's vectors, as it named itself. */
+export interface PackageEmbedder {
+  /** `<provider>:<model>:<dimensions>`. */
+  readonly id: string;
+  readonly dimensions: number;
+}
+
+/** A chunk and its cosine similarity to a query vector, in [-1, 1]. */
+export interface VectorHit {
+  readonly id: number;
+  readonly similarity: number;
+}
+
+/** A package's vectors, read once: row i of `data` is the vector of chunk `ids[i]`, scaled to unit length. */
+interface VectorMatrix {
+  readonly dimensions: number;
+  readonly ids: Int32Array;
+  readonly data: Float32Array;
+  readonly row: ReadonlyMap<number, number>;
+}
+
 /** Counts of what a package holds. */
 export interface PackageStats {
   readonly documents: number;
@@ -81,12 +102,61 @@ export function matchExpression(query: TermQuery): string | undefined {
   return parts.join(query.mode === 'all' ? ' AND ' : ' OR ');
 }
 
+interface ChunkRow {
+  id: number;
+  document_id: number;
+  ord: number;
+  path: string;
+  title: string;
+  breadcrumb: string;
+  level: number;
+  tokens: number;
+  inbound_links: number;
+}
+
+function toChunkHit(r: ChunkRow & { score: number }): ChunkHit {
+  return {
+    id: r.id,
+    documentId: r.document_id,
+    ord: r.ord,
+    score: r.score,
+    path: r.path,
+    title: r.title,
+    breadcrumb: JSON.parse(r.breadcrumb) as string[],
+    level: r.level,
+    tokens: r.tokens,
+    inboundLinks: r.inbound_links,
+  };
+}
+
+/** Whether a similarity and id rank above `other`: higher similarity, then the lower id. */
+function beats(similarity: number, id: number, other: VectorHit): boolean {
+  return similarity > other.similarity || (similarity === other.similarity && id < other.id);
+}
+
+/** `vector` scaled to unit length (a zero vector stays zero, similar to nothing). */
+function unit(vector: Float32Array): Float32Array {
+  const copy = Float32Array.from(vector);
+  normalizeRow(copy, 0, copy.length);
+  return copy;
+}
+
+function normalizeRow(data: Float32Array, start: number, length: number): void {
+  let norm = 0;
+  for (let d = start; d < start + length; d++) norm += (data[d] as number) ** 2;
+  if (norm === 0 || !Number.isFinite(norm)) return;
+  const scale = 1 / Math.sqrt(norm);
+  for (let d = start; d < start + length; d++) data[d] = (data[d] as number) * scale;
+}
+
 /** Read access to one installed package. */
 export class PackageReader {
   readonly file: string;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   #info: PackageInfo | undefined;
+  #embedder: PackageEmbedder | null | undefined;
+  #vectors: VectorMatrix | undefined;
 
   /**
    * Reads go straight to prepared statements, each prepared once: they are
@@ -117,6 +187,110 @@ export class PackageReader {
     return this.#info;
   }
 
+  /** The model that made the package's vectors, or undefined when it has none (read once). */
+  async embedder(): Promise<PackageEmbedder | undefined> {
+    if (this.#embedder === undefined) {
+      const row = this.#prepare('SELECT id, dimensions FROM embedder').get() as PackageEmbedder | undefined;
+      this.#embedder = row ? { id: row.id, dimensions: row.dimensions } : null;
+    }
+    return this.#embedder ?? undefined;
+  }
+
+  /**
+   * The `limit` chunks whose vectors are closest to `query` (cosine
+   * similarity), best first, ties by chunk id. Brute force over every vector
+   * of the package, read into memory on first use and kept while the reader
+   * is open: see docs/benchmarks.md for how far that holds.
+   *
+   * @throws {RangeError} when the package has no vectors or `query` has another dimension.
+   */
+  async nearest(query: Float32Array, options: { limit: number }): Promise<VectorHit[]> {
+    const matrix = await this.#matrix(query);
+    const limit = Math.min(Math.max(0, Math.floor(options.limit)), matrix.ids.length);
+    if (limit === 0) return [];
+    const q = unit(query);
+    const { dimensions, data, ids } = matrix;
+    // The best `limit` so far, worst first: a new one only has to beat the first.
+    const best: VectorHit[] = [];
+    for (let r = 0; r < ids.length; r++) {
+      let dot = 0;
+      const base = r * dimensions;
+      for (let d = 0; d < dimensions; d++) dot += (q[d] as number) * (data[base + d] as number);
+      if (best.length === limit && !beats(dot, ids[r] as number, best[0] as VectorHit)) continue;
+      const hit = { id: ids[r] as number, similarity: dot };
+      if (best.length === limit) best.shift();
+      let at = 0;
+      while (at < best.length && beats(hit.similarity, hit.id, best[at] as VectorHit)) at++;
+      best.splice(at, 0, hit);
+    }
+    return best.reverse();
+  }
+
+  /** The cosine similarity of `query` to each chunk id's vector; ids without a vector are absent. */
+  async similarities(query: Float32Array, ids: readonly number[]): Promise<Map<number, number>> {
+    const matrix = await this.#matrix(query);
+    const q = unit(query);
+    const result = new Map<number, number>();
+    for (const id of ids) {
+      const r = matrix.row.get(id);
+      if (r === undefined) continue;
+      let dot = 0;
+      const base = r * matrix.dimensions;
+      for (let d = 0; d < matrix.dimensions; d++) dot += (q[d] as number) * (matrix.data[base + d] as number);
+      result.set(id, dot);
+    }
+    return result;
+  }
+
+  async #matrix(query: Float32Array): Promise<VectorMatrix> {
+    const embedder = await this.embedder();
+    if (!embedder) throw new RangeError(`${this.file} has no vectors`);
+    if (query.length !== embedder.dimensions) {
+      throw new RangeError(
+        `a query vector of ${query.length} dimensions cannot be compared with vectors of ${embedder.dimensions} (${embedder.id})`,
+      );
+    }
+    if (!this.#vectors) {
+      const rows = this.#prepare('SELECT chunk_id, vector FROM chunk_vectors ORDER BY chunk_id').raw().all() as Array<
+        [number, Uint8Array]
+      >;
+      const { dimensions } = embedder;
+      const data = new Float32Array(rows.length * dimensions);
+      const bytes = new Uint8Array(data.buffer);
+      const ids = new Int32Array(rows.length);
+      const row = new Map<number, number>();
+      for (const [r, [id, blob]] of rows.entries()) {
+        if (blob.byteLength !== dimensions * 4) {
+          throw new StoreError(
+            'invalid-package',
+            `${this.file}: the vector of chunk ${id} is not ${dimensions} floats`,
+          );
+        }
+        // Copied byte-wise: a blob's buffer need not be aligned for a Float32Array view.
+        bytes.set(blob, r * dimensions * 4);
+        ids[r] = id;
+        row.set(id, r);
+        normalizeRow(data, r * dimensions, dimensions);
+      }
+      this.#vectors = { dimensions, ids, data, row };
+    }
+    return this.#vectors;
+  }
+
+  /** Chunks by id, as search hits with a BM25 score of 0 (they were found another way); unknown ids are absent. */
+  async chunkHits(ids: readonly number[]): Promise<ChunkHit[]> {
+    const statement = this.#prepare(
+      `SELECT c.id, c.document_id, c.ord, d.path, d.title, c.breadcrumb, c.level, c.tokens, d.inbound_links
+       FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?`,
+    );
+    const hits: ChunkHit[] = [];
+    for (const id of new Set(ids)) {
+      const r = statement.get(id) as ChunkRow | undefined;
+      if (r) hits.push(toChunkHit({ ...r, score: 0 }));
+    }
+    return hits;
+  }
+
   /** Chunks matching `query`, best BM25 first. */
   async search(query: TermQuery, options: { limit: number; weights?: ColumnWeights }): Promise<ChunkHit[]> {
     const expression = matchExpression(query);
@@ -135,30 +309,8 @@ export class PackageReader {
        JOIN chunks c ON c.id = best.id
        JOIN documents d ON d.id = c.document_id
        ORDER BY best.score DESC, c.id`,
-    ).all(...weights, expression, options.limit) as Array<{
-      id: number;
-      document_id: number;
-      ord: number;
-      score: number;
-      path: string;
-      title: string;
-      breadcrumb: string;
-      level: number;
-      tokens: number;
-      inbound_links: number;
-    }>;
-    return rows.map((r) => ({
-      id: r.id,
-      documentId: r.document_id,
-      ord: r.ord,
-      score: r.score,
-      path: r.path,
-      title: r.title,
-      breadcrumb: JSON.parse(r.breadcrumb) as string[],
-      level: r.level,
-      tokens: r.tokens,
-      inboundLinks: r.inbound_links,
-    }));
+    ).all(...weights, expression, options.limit) as Array<ChunkRow & { score: number }>;
+    return rows.map(toChunkHit);
   }
 
   /**

@@ -14,8 +14,9 @@ import {
   parsePackageSpec,
 } from './names.js';
 import { assertReadableFormat, inspectPackageFile, type PackageInfo } from './package-file.js';
-import { PackageReader } from './package-reader.js';
+import { type PackageEmbedder, PackageReader } from './package-reader.js';
 import { openReadOnlyDatabase } from './sqlite.js';
+import { VectorJob } from './vector-job.js';
 
 /** A package file in the store. */
 export interface InstalledPackage extends PackageId {
@@ -254,6 +255,15 @@ export class PackageStore {
       void entry.reader.close();
     }
     return reader;
+  }
+
+  /**
+   * A resumable job that adds one vector per section to an installed package
+   * (see {@link VectorJob}); it carries on from the work an interrupted job
+   * with the same embedder id left behind.
+   */
+  vectorJob(pkg: InstalledPackage, embedder: PackageEmbedder): Promise<VectorJob> {
+    return VectorJob.open(this, pkg, embedder);
   }
 
   /**

@@ -4,7 +4,7 @@ import type { Generated, Kysely } from 'kysely';
  * The package format version this code reads and writes. Bump it whenever a
  * table, column or index changes meaning; readers refuse other versions.
  */
-export const PACKAGE_FORMAT_VERSION = 2;
+export const PACKAGE_FORMAT_VERSION = 3;
 
 /** The single row describing the package. */
 export interface PackageTable {
@@ -41,11 +41,31 @@ export interface ChunkTable {
   readonly tokens: number;
 }
 
+/**
+ * The model that made the package's vectors: no row when the package has
+ * none, one row when every chunk has one. The store never reads a model, it
+ * only keeps the id a model gave itself so a reader can tell whether its own
+ * model speaks the same language.
+ */
+export interface EmbedderTable {
+  /** `<provider>:<model>:<dimensions>`, as the embedder names itself. */
+  readonly id: string;
+  readonly dimensions: number;
+}
+
+/** One vector per chunk: `dimensions` little-endian float32 values of unit length. */
+export interface ChunkVectorTable {
+  readonly chunk_id: number;
+  readonly vector: Uint8Array;
+}
+
 /** The tables of one package file, as Kysely sees them. */
 export interface PackageDatabase {
   readonly package: PackageTable;
   readonly documents: DocumentTable;
   readonly chunks: ChunkTable;
+  readonly embedder: EmbedderTable;
+  readonly chunk_vectors: ChunkVectorTable;
 }
 
 /** FTS5 columns, in order; bm25() weights are given in this order too. */
@@ -89,6 +109,18 @@ export async function createPackageSchema(db: Kysely<PackageDatabase>): Promise<
     .addColumn('level', 'integer', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
     .addColumn('tokens', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('embedder')
+    .addColumn('id', 'text', (c) => c.notNull())
+    .addColumn('dimensions', 'integer', (c) => c.notNull())
+    .execute();
+  // A BLOB per chunk, read whole into one array per reader: measured in docs/benchmarks.md
+  // against an index (sqlite-vec), brute force over it is fast enough well past 50k sections.
+  await db.schema
+    .createTable('chunk_vectors')
+    .addColumn('chunk_id', 'integer', (c) => c.primaryKey().references('chunks.id'))
+    .addColumn('vector', 'blob', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('chunks_document_ord').on('chunks').columns(['document_id', 'ord']).unique().execute();
   // Contentless: the text lives in `chunks`, the index only needs the terms.

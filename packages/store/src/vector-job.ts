@@ -1,0 +1,248 @@
+import { createHash } from 'node:crypto';
+import { copyFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
+import { formatPackageId, packageFileName } from './names.js';
+import type { PackageEmbedder } from './package-reader.js';
+import type { InstalledPackage, PackageStore } from './package-store.js';
+
+/** What an embedder is given for one section: where it sits, and what it says. */
+export interface SectionText {
+  readonly id: number;
+  /** The document's title. */
+  readonly title: string;
+  /** Heading texts, outermost first. */
+  readonly breadcrumb: readonly string[];
+  readonly content: string;
+}
+
+/** One section's vector, as the embedder made it. */
+export interface SectionVector {
+  readonly id: number;
+  readonly vector: Float32Array;
+}
+
+/**
+ * Adds one vector per section to an installed package, in steps a process may
+ * be killed between. Vectors are committed to a work file next to the package
+ * (`.<name>@<version>.db.<embedder hash>.vectors`) after every step, so a new
+ * job for the same package and embedder carries on where the last one
+ * stopped. The package itself is only replaced by `finish`, atomically, with
+ * a copy that holds every vector: until then it answers as it did, and no
+ * reader ever sees a package with part of its vectors.
+ *
+ * The store knows nothing of models: it keeps the blobs and the id the
+ * embedder gave itself.
+ *
+ * @example
+ * const job = await store.vectorJob(pkg, { id: embedder.id, dimensions: embedder.dimensions });
+ * for (let batch = job.next(32); batch.length > 0; batch = job.next(32)) {
+ *   const vectors = await embedder.embed(batch.map(textOf), 'document');
+ *   job.save(batch.map((s, i) => ({ id: s.id, vector: vectors[i] })));
+ * }
+ * await job.finish();
+ */
+export class VectorJob {
+  /** The package being embedded. */
+  readonly pkg: InstalledPackage;
+  readonly embedder: PackageEmbedder;
+  /** Sections in the package. */
+  readonly total: number;
+  readonly #store: PackageStore;
+  readonly #workFile: string;
+  readonly #package: Database.Database;
+  readonly #work: Database.Database;
+  #after: number;
+  #done: number;
+
+  private constructor(
+    store: PackageStore,
+    pkg: InstalledPackage,
+    embedder: PackageEmbedder,
+    handles: { workFile: string; package: Database.Database; work: Database.Database; total: number },
+  ) {
+    this.#store = store;
+    this.pkg = pkg;
+    this.embedder = embedder;
+    this.#workFile = handles.workFile;
+    this.#package = handles.package;
+    this.#work = handles.work;
+    this.total = handles.total;
+    const saved = this.#work
+      .prepare('SELECT count(*) AS done, coalesce(max(chunk_id), 0) AS after FROM vectors')
+      .get() as {
+      done: number;
+      after: number;
+    };
+    this.#done = saved.done;
+    this.#after = saved.after;
+  }
+
+  /** @internal Use PackageStore.vectorJob. */
+  static async open(store: PackageStore, pkg: InstalledPackage, embedder: PackageEmbedder): Promise<VectorJob> {
+    if (!(Number.isInteger(embedder.dimensions) && embedder.dimensions > 0)) {
+      throw new RangeError(`dimensions must be a whole number ≥ 1, got ${embedder.dimensions}`);
+    }
+    if (embedder.id.trim() === '') throw new RangeError('an embedder id must not be empty');
+    // Validates the format too: an older package is refused here, as by any reader.
+    const info = await store.reader(pkg).info();
+    const hash = createHash('sha256').update(embedder.id).digest('hex').slice(0, 12);
+    const workFile = path.join(store.dir, `.${packageFileName(pkg)}.${hash}.vectors`);
+    const database = new Database(pkg.file, { readonly: true, fileMustExist: true });
+    let work: Database.Database | undefined;
+    try {
+      const total = (database.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+      // What the work was done for: a package rebuilt since (another build time or size) starts again.
+      const owner = JSON.stringify({ package: formatPackageId(pkg), builtAt: info.builtAt, bytes: pkg.bytes, total });
+      work = new Database(workFile);
+      work.exec(`CREATE TABLE IF NOT EXISTS job (owner TEXT NOT NULL, embedder TEXT NOT NULL, dimensions INTEGER NOT NULL);
+                 CREATE TABLE IF NOT EXISTS vectors (chunk_id INTEGER PRIMARY KEY, vector BLOB NOT NULL);`);
+      const job = work.prepare('SELECT owner, embedder, dimensions FROM job').get() as
+        | { owner: string; embedder: string; dimensions: number }
+        | undefined;
+      if (!job || job.owner !== owner || job.embedder !== embedder.id || job.dimensions !== embedder.dimensions) {
+        work.exec('DELETE FROM job; DELETE FROM vectors;');
+        work
+          .prepare('INSERT INTO job (owner, embedder, dimensions) VALUES (?, ?, ?)')
+          .run(owner, embedder.id, embedder.dimensions);
+      }
+      return new VectorJob(store, pkg, embedder, { workFile, package: database, work, total });
+    } catch (error) {
+      database.close();
+      work?.close();
+      throw error;
+    }
+  }
+
+  /** Sections saved so far, this run and earlier ones. */
+  get done(): number {
+    return this.#done;
+  }
+
+  /** The next `limit` sections without a vector, in package order; [] when all have one. */
+  next(limit: number): SectionText[] {
+    const rows = this.#package
+      .prepare(
+        `SELECT c.id, d.title, c.breadcrumb, c.content FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE c.id > ? ORDER BY c.id LIMIT ?`,
+      )
+      .all(this.#after, Math.max(0, Math.floor(limit))) as Array<{
+      id: number;
+      title: string;
+      breadcrumb: string;
+      content: string;
+    }>;
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      breadcrumb: JSON.parse(r.breadcrumb) as string[],
+      content: r.content,
+    }));
+  }
+
+  /**
+   * Commits vectors for the sections `next` gave, in one transaction: after a
+   * crash, either all of them are kept or none.
+   *
+   * @throws {RangeError} for a vector of another dimension or with a value that is not finite.
+   */
+  save(vectors: readonly SectionVector[]): void {
+    for (const { id, vector } of vectors) {
+      if (vector.length !== this.embedder.dimensions) {
+        throw new RangeError(
+          `the vector for section ${id} has ${vector.length} dimensions; ${this.embedder.id} should give ${this.embedder.dimensions}`,
+        );
+      }
+      if (!vector.every(Number.isFinite))
+        throw new RangeError(`the vector for section ${id} holds a value that is not finite`);
+    }
+    const insert = this.#work.prepare('INSERT OR REPLACE INTO vectors (chunk_id, vector) VALUES (?, ?)');
+    const commit = this.#work.transaction(() => {
+      for (const { id, vector } of vectors) insert.run(id, vectorBlob(vector));
+    });
+    commit();
+    const saved = this.#work
+      .prepare('SELECT count(*) AS done, coalesce(max(chunk_id), 0) AS after FROM vectors')
+      .get() as {
+      done: number;
+      after: number;
+    };
+    this.#done = saved.done;
+    this.#after = saved.after;
+  }
+
+  /**
+   * Writes a copy of the package holding every vector and the embedder's id,
+   * checks it, and installs it in place of the package in one rename; then
+   * removes the work file. Closes the job.
+   *
+   * @throws {StoreError} `io` when sections are still missing a vector, or the
+   *   package was replaced while the job ran (its work is then of no use).
+   */
+  async finish(): Promise<InstalledPackage> {
+    if (this.#done !== this.total) {
+      await this.close();
+      throw new StoreError(
+        'io',
+        `${formatPackageId(this.pkg)}: ${this.total - this.#done} sections have no vector yet`,
+      );
+    }
+    this.#package.close();
+    this.#work.close();
+    const partial = this.#store.partialPath(this.pkg);
+    try {
+      await copyFile(this.pkg.file, partial);
+      const copy = new Database(partial);
+      try {
+        copy.pragma('journal_mode = OFF');
+        copy.pragma('synchronous = OFF');
+        const hadVectors = (copy.prepare('SELECT count(*) AS n FROM embedder').get() as { n: number }).n > 0;
+        copy.prepare('ATTACH DATABASE ? AS work').run(this.#workFile);
+        copy.transaction(() => {
+          copy.exec('DELETE FROM chunk_vectors; DELETE FROM embedder;');
+          copy
+            .prepare('INSERT INTO embedder (id, dimensions) VALUES (?, ?)')
+            .run(this.embedder.id, this.embedder.dimensions);
+          copy.exec(
+            'INSERT INTO chunk_vectors (chunk_id, vector) SELECT chunk_id, vector FROM work.vectors ORDER BY chunk_id',
+          );
+        })();
+        copy.exec('DETACH DATABASE work');
+        // Vectors of another model leave free pages behind; a package is read-only from here, so compact it.
+        if (hadVectors) copy.exec('VACUUM');
+        copy.pragma('journal_mode = DELETE');
+      } finally {
+        copy.close();
+      }
+      const now = await stat(this.pkg.file).catch(() => undefined);
+      if (!now || now.mtimeMs !== this.pkg.mtimeMs || now.size !== this.pkg.bytes) {
+        throw new StoreError(
+          'io',
+          `${formatPackageId(this.pkg)} was replaced while its vectors were made; run the embedding again`,
+        );
+      }
+      const { installed } = await this.#store.install(partial, { move: true });
+      await removeWorkFile(this.#workFile);
+      return installed;
+    } finally {
+      await rm(partial, { force: true });
+    }
+  }
+
+  /** Closes the job, keeping its work for the next one. */
+  async close(): Promise<void> {
+    if (this.#package.open) this.#package.close();
+    if (this.#work.open) this.#work.close();
+  }
+}
+
+/** The bytes stored for a vector: its float32 values, little-endian (the byte order of every platform Node runs on). */
+export function vectorBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+async function removeWorkFile(file: string): Promise<void> {
+  await rm(file, { force: true });
+  await rm(`${file}-journal`, { force: true });
+}
