@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { AddOptions } from './commands/add.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { SyncOptions } from './commands/sync.js';
+import { applyConfig } from './config/apply.js';
 import { InterruptedError, UsageError } from './errors.js';
 
 /** Options every command shares, as parsed by commander. */
@@ -159,6 +160,16 @@ function program(): Command {
       await read(library, path, options, globals(command));
     });
 
+  command('config')
+    .description(
+      `show each setting, its value and where it comes from (${'flag > environment > docs.config.json > user config'})`,
+    )
+    .option('--approve', "approve this project's docs.config.json, including settings that reach outside the project")
+    .action(async (options: { approve?: boolean }, command: Command) => {
+      const { config } = await import('./commands/config.js');
+      await config(options, globals(command));
+    });
+
   command('serve')
     .description('serve the tools to agents over MCP: stdio, or Streamable HTTP at /mcp with --http')
     .option('--http [port]', 'serve Streamable HTTP on this port instead of stdio (default 7800)')
@@ -169,6 +180,12 @@ function program(): Command {
       const { serve } = await import('./commands/serve.js');
       await serve(options, globals(command));
     });
+
+  // Config files and the environment fill in the flags a command was not given
+  // (`docs config` shows them instead, and asks nothing).
+  cli.hook('preAction', async (_program, action) => {
+    if (action.name() !== 'config') await applyConfig(action);
+  });
 
   return cli;
 }

@@ -1,0 +1,55 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+
+const approvalsSchema = z.object({
+  /** Project config path → sha256 of the content the user approved. */
+  approved: z.record(z.string(), z.string()),
+});
+
+/**
+ * The project configs the user approved, kept in the user config folder
+ * (`approvals.json`), keyed by the config file's path and its content's hash:
+ * a changed file (after a `git pull`) is asked about again.
+ */
+export interface Approvals {
+  get(file: string): string | undefined;
+  /** Records an approval on disk and returns the updated set. */
+  approve(file: string, hash: string): Approvals;
+}
+
+export function approvalsFile(userDir: string): string {
+  return path.join(userDir, 'approvals.json');
+}
+
+export function readApprovals(userDir: string): Approvals {
+  const file = approvalsFile(userDir);
+  let approved: Record<string, string> = {};
+  try {
+    const parsed = approvalsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) throw new UsageError(`${file} is damaged: remove it and approve your project configs again`);
+    approved = parsed.data.approved;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  return approvals(userDir, approved);
+}
+
+function approvals(userDir: string, approved: Readonly<Record<string, string>>): Approvals {
+  return {
+    get: (file) => approved[file],
+    approve(file, hash) {
+      const next = { ...approved, [file]: hash };
+      const target = approvalsFile(userDir);
+      mkdirSync(userDir, { recursive: true });
+      // Written aside and renamed, so an interrupted write never leaves half a file.
+      const temporary = `${target}.${process.pid}.tmp`;
+      writeFileSync(temporary, `${JSON.stringify({ approved: next }, null, 2)}\n`);
+      renameSync(temporary, target);
+      return approvals(userDir, next);
+    },
+  };
+}
