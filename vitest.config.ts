@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 const packages = [
   'packages/rank',
   'packages/store',
+  'packages/sources',
   'packages/ingest',
   'packages/search',
   'packages/mcp',

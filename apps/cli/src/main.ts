@@ -222,6 +222,6 @@ export async function main(argv: readonly string[]): Promise<number> {
 function isExpected(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'StoreError' && (error as { code?: string }).code !== 'io') return true;
-  if (error.name === 'IngestError') return true;
+  if (error.name === 'IngestError' || error.name === 'SourceError') return true;
   return error instanceof RangeError;
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import { DOC_EXTENSIONS, findDocFiles, type SkippedFile } from '@docs/sources';
 import { type DocumentInput, type PackageMeta, type WriteSummary, writePackage } from '@docs/store';
 import { IngestError } from './errors.js';
 import { processFiles } from './file-pool.js';
 import { createLinkResolver } from './links.js';
-import { DOC_EXTENSIONS, findDocFiles } from './walk.js';
 
 /** How far a build has got; reported after each file. */
 export interface BuildProgress {
@@ -14,12 +14,6 @@ export interface BuildProgress {
   /** Source bytes read so far. */
   readonly bytes: number;
   readonly elapsedMs: number;
-}
-
-/** A file that was found but not indexed, and why. */
-export interface SkippedFile {
-  readonly path: string;
-  readonly reason: string;
 }
 
 export interface BuildOptions extends PackageMeta {

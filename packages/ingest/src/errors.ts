@@ -1,14 +1,5 @@
 /** Why a build could not start or finish. */
-export type IngestErrorCode =
-  | 'not-found'
-  | 'not-a-directory'
-  | 'no-documents'
-  /** A source the user named cannot be used as given (an unknown kind, a bad URL, a path outside a repository). */
-  | 'invalid-source'
-  /** `git` failed or is missing: an unknown repository or ref, no access. */
-  | 'git-failed'
-  /** A website gave nothing usable. */
-  | 'fetch-failed';
+export type IngestErrorCode = 'not-found' | 'not-a-directory' | 'no-documents';
 
 /** A build refused for a reason the user can fix (a missing folder, no docs in it). */
 export class IngestError extends Error {

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { DocFile } from '@docs/sources';
 import { type FileOptions, type ProcessedFile, processFile } from './process-file.js';
 import type { FileTask } from './process-worker.js';
-import type { DocFile } from './walk.js';
 
 // Below this many files a build is over before workers would have started.
 const MIN_FILES_FOR_WORKERS = 40;

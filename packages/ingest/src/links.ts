@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DOC_EXTENSIONS } from './walk.js';
+import { DOC_EXTENSIONS } from '@docs/sources';
 
 // Documentation sites link to pages by their source path (`../guide/cors.md`),
 // by their rendered one (`cors.html`, `/docs/guide/cors/`) or by a route whose

@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  type BuildProgress,
-  type BuildSummary,
-  buildPackage,
-  detectSource,
-  installPackageFile,
-  openSource,
-  type ResolvedSource,
-  type SourceProgress,
-} from '@docs/ingest';
+import { type BuildProgress, type BuildSummary, buildPackage } from '@docs/ingest';
+import { detectSource, installPackageFile, openSource, type ResolvedSource, type SourceProgress } from '@docs/sources';
 import {
   assertValidName,
   assertValidVersion,

@@ -1,12 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  type BuildProgress,
-  buildPackage,
-  findProjectDependencies,
-  type InstalledDependency,
-  stageDependencyDocs,
-} from '@docs/ingest';
+import { type BuildProgress, buildPackage } from '@docs/ingest';
+import { findProjectDependencies, type InstalledDependency, stageDependencyDocs } from '@docs/sources';
 import { formatPackageId, type PackageStore, StoreError } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../main.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { htmlToMarkdown } from '@docs/sources';
 import { asciidocToMarkdown } from './asciidoc.js';
-import { htmlToMarkdown } from './html.js';
 import { rstToMarkdown } from './rst.js';
 import { textToMarkdown } from './text.js';
 

@@ -1,4 +1,4 @@
-import type { SkippedFile } from '../build.js';
+import type { SkippedFile } from './walk.js';
 
 /** The kinds of place documentation can come from. */
 export type SourceKind = 'folder' | 'git' | 'website' | 'dependency';

@@ -3,8 +3,8 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
-import { findDocFiles } from '../walk.js';
 import { cloneGitSource, versionFromTag } from './git.js';
+import { findDocFiles } from './walk.js';
 
 // Real repositories made here, cloned through file:// URLs by the real git binary.
 let dir: string;
@@ -176,7 +176,7 @@ describe('cloneGitSource', () => {
 
   it('reports an unknown repository or ref as git-failed and leaves no temporary folder', async () => {
     await expect(cloneGitSource({ url: lib, ref: 'no-such-branch' })).rejects.toMatchObject({
-      name: 'IngestError',
+      name: 'SourceError',
       code: 'git-failed',
       message: expect.stringMatching(/cannot fetch "no-such-branch"/),
     });

@@ -1,11 +1,11 @@
 import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { declarationsToMarkdown, documentedDeclarations } from '../formats/dts.js';
-import { findDocFiles } from '../walk.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
+import { declarationsToMarkdown, documentedDeclarations } from './dts.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
+import { findDocFiles } from './walk.js';
 
 /** Options for {@link stageDependencyDocs}. */
 export interface StageOptions {

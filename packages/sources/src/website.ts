@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SkippedFile } from '../build.js';
-import { IngestError } from '../errors.js';
-import { htmlToMarkdown } from '../formats/html.js';
+import { SourceError } from './errors.js';
 import { type FetchResult, fetchDocument, formatBytes } from './fetch-document.js';
+import { htmlToMarkdown } from './html.js';
 import type { ResolvedSource, SourceProgress } from './source.js';
 import { tempDir } from './temp-dir.js';
+import type { SkippedFile } from './walk.js';
 
 /** Options for {@link fetchWebsite}. */
 export interface WebsiteOptions {
@@ -54,7 +54,7 @@ const GENERIC_LABELS = new Set([
  * HTML becomes markdown through Readability and Turndown. Every request has a
  * timeout and a byte cap, the total has a byte cap and a page cap, and each
  * page that could not be used is reported in `skipped` with the reason; a bad
- * page never stops the rest. Throws IngestError('fetch-failed') only when
+ * page never stops the rest. Throws SourceError('fetch-failed') only when
  * nothing at all could be fetched. The version is today's date.
  *
  * @example
@@ -68,10 +68,10 @@ export async function fetchWebsite(options: WebsiteOptions): Promise<ResolvedSou
   try {
     base = new URL(options.url);
   } catch (error) {
-    throw new IngestError('invalid-source', `not a valid URL: ${options.url}`, { cause: error });
+    throw new SourceError('invalid-source', `not a valid URL: ${options.url}`, { cause: error });
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new IngestError('invalid-source', `not a website address: ${options.url}`);
+    throw new SourceError('invalid-source', `not a website address: ${options.url}`);
   }
   const timeoutMs = options.timeoutMs ?? 15_000;
   const maxDocumentBytes = options.maxDocumentBytes ?? 5 * 1024 * 1024;
@@ -187,7 +187,7 @@ export async function fetchWebsite(options: WebsiteOptions): Promise<ResolvedSou
 
     if (source === undefined || written === 0) {
       const reasons = skipped.map((s) => `${s.path}: ${s.reason}`).join('; ');
-      throw new IngestError('fetch-failed', `nothing to index at ${base.href}${reasons ? ` (${reasons})` : ''}`);
+      throw new SourceError('fetch-failed', `nothing to index at ${base.href}${reasons ? ` (${reasons})` : ''}`);
     }
     report(source);
     const name = nameFromHost(base.hostname);

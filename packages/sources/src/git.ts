@@ -3,10 +3,10 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compareVersions } from '@docs/store';
-import { IngestError } from '../errors.js';
-import { findDocFiles } from '../walk.js';
+import { SourceError } from './errors.js';
 import type { ResolvedSource, SourceProgress } from './source.js';
 import { tempDir } from './temp-dir.js';
+import { findDocFiles } from './walk.js';
 
 /** Options for {@link cloneGitSource}. */
 export interface GitSourceOptions {
@@ -163,7 +163,7 @@ async function docsFolder(
     const real = await realpath(root).catch(() => undefined);
     const inside = real !== undefined && (real === top || real.startsWith(`${top}${path.sep}`));
     if (!inside || !(await stat(root)).isDirectory()) {
-      throw new IngestError('not-found', `no folder "${requested}" in ${shown}`);
+      throw new SourceError('not-found', `no folder "${requested}" in ${shown}`);
     }
     return { root, docsPath: clean };
   }
@@ -209,13 +209,13 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 function gitFailure(error: unknown, signal: AbortSignal | undefined, what: string): unknown {
-  if (isAbort(error, signal) || error instanceof IngestError) return error;
+  if (isAbort(error, signal) || error instanceof SourceError) return error;
   const stderr = String((error as { stderr?: unknown }).stderr ?? '')
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('hint:'));
   const reason = (stderr.at(-1) ?? (error as Error).message).replace(/^fatal:\s*/, '');
-  return new IngestError('git-failed', `${what}: ${reason}`, { cause: error });
+  return new SourceError('git-failed', `${what}: ${reason}`, { cause: error });
 }
 
 /** Runs git without prompts (no terminal, no askpass, batch ssh); rejects with its stderr on failure. */
@@ -242,7 +242,7 @@ function git(args: readonly string[], signal: AbortSignal | undefined): Promise<
           return;
         }
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          reject(new IngestError('git-failed', 'git is not installed (or not on PATH)', { cause: error }));
+          reject(new SourceError('git-failed', 'git is not installed (or not on PATH)', { cause: error }));
           return;
         }
         if (signal?.aborted) {

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findDocFiles } from '../walk.js';
 import { findProjectDependencies, parseMetadata } from './dependencies.js';
 import { stageDependencyDocs } from './dependency-docs.js';
+import { findDocFiles } from './walk.js';
 
 let dir: string;
 let project: string;

@@ -1,5 +1,5 @@
-import { IngestError } from '../errors.js';
 import type { SourceSpec } from './detect.js';
+import { SourceError } from './errors.js';
 import { openFolder } from './folder.js';
 import { cloneGitSource } from './git.js';
 import type { ResolvedSource, SourceProgress } from './source.js';
@@ -38,7 +38,7 @@ export async function openSource(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   };
   if (spec.kind !== 'git' && (options.ref !== undefined || options.path !== undefined)) {
-    throw new IngestError(
+    throw new SourceError(
       'invalid-source',
       `--ref and --path apply to git repositories, and ${describe(spec)} is not one`,
     );

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { type InstalledPackage, type PackageInfo, type PackageStore, StoreError } from '@docs/store';
-import { IngestError } from '../errors.js';
+import { SourceError } from './errors.js';
 import { formatBytes } from './fetch-document.js';
 
 /** Options for {@link installPackageFile}. */
@@ -14,7 +14,7 @@ export interface PackageFileOptions {
  * be a regular file within the size limit, and then pass the store's checks
  * (a SQLite file with exactly the package schema, no triggers, views or extra
  * objects, a known format version, an intact database). Anything else is
- * refused with the reason (IngestError, or StoreError 'invalid-package' /
+ * refused with the reason (SourceError, or StoreError 'invalid-package' /
  * 'unknown-format') and the store is left unchanged.
  *
  * @example
@@ -27,8 +27,8 @@ export async function installPackageFile(
 ): Promise<{ installed: InstalledPackage; info: PackageInfo; replaced: boolean }> {
   const maxBytes = options.maxBytes ?? 1024 * 1024 * 1024;
   const info = await stat(file).catch(() => undefined);
-  if (!info) throw new IngestError('not-found', `package file not found: ${file}`);
-  if (!info.isFile()) throw new IngestError('invalid-source', `${file} is not a file`);
+  if (!info) throw new SourceError('not-found', `package file not found: ${file}`);
+  if (!info.isFile()) throw new SourceError('invalid-source', `${file} is not a file`);
   if (info.size > maxBytes) {
     throw new StoreError(
       'invalid-package',

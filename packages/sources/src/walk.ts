@@ -10,6 +10,12 @@ export interface DocFile {
   readonly relativePath: string;
 }
 
+/** A file that was found but not used (not fetched, not staged, not indexed), and why. */
+export interface SkippedFile {
+  readonly path: string;
+  readonly reason: string;
+}
+
 /** File extensions treated as documentation, lower case; matched case-insensitively. */
 export const DOC_EXTENSIONS: readonly string[] = Object.freeze([
   '.md',

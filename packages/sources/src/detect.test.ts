@@ -45,7 +45,7 @@ test.each([
   ['https://exa mple.com', 'invalid-source'],
   ['./no/such/folder', 'not-found'],
 ])('%j is refused with %s', async (input, code) => {
-  await expect(detectSource(input)).rejects.toMatchObject({ name: 'IngestError', code });
+  await expect(detectSource(input)).rejects.toMatchObject({ name: 'SourceError', code });
 });
 
 describe('local paths', () => {

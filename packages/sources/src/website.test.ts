@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
-import { findDocFiles } from '../walk.js';
+import { findDocFiles } from './walk.js';
 import { fetchWebsite, nameFromHost, parseLlmsTxt, pathForUrl, splitLlmsFull } from './website.js';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
@@ -169,7 +169,7 @@ describe('fetchWebsite', () => {
   it('fails with the reasons when nothing could be fetched, leaving no temporary folder', async () => {
     const base = await serve({});
     await expect(fetchWebsite({ url: base })).rejects.toMatchObject({
-      name: 'IngestError',
+      name: 'SourceError',
       code: 'fetch-failed',
       message: expect.stringMatching(/nothing to index.*HTTP 404/),
     });

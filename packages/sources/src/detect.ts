@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { IngestError } from '../errors.js';
+import { SourceError } from './errors.js';
 import { nameFromHost } from './website.js';
 
 /** What the user named as the documentation to add, once its kind is known. */
@@ -35,8 +35,8 @@ const GIT_HOSTS = new Set(['github.com', 'gitlab.com', 'bitbucket.org', 'codeber
  * Bitbucket, Codeberg) or ending in `.git`, an `ssh://`/`git://` URL,
  * `git@host:org/repo`, or a local folder holding `.git` is a git repository;
  * any other http(s) URL is a website; another local folder is a folder.
- * Throws IngestError('not-found') for a path that does not exist and
- * IngestError('invalid-source') for anything else it cannot use.
+ * Throws SourceError('not-found') for a path that does not exist and
+ * SourceError('invalid-source') for anything else it cannot use.
  *
  * @example
  * await detectSource('https://github.com/vitest-dev/vitest/tree/v3.2.0/docs');
@@ -45,7 +45,7 @@ const GIT_HOSTS = new Set(['github.com', 'gitlab.com', 'bitbucket.org', 'codeber
 export async function detectSource(input: string): Promise<SourceSpec> {
   const spec = input.trim();
   if (spec === '')
-    throw new IngestError('invalid-source', 'name a folder, a git repository, a URL or a .db package file');
+    throw new SourceError('invalid-source', 'name a folder, a git repository, a URL or a .db package file');
   const scp = /^[\w.-]+@([\w.-]+):(?!\/\/)(.+)$/.exec(spec);
   if (scp) return { kind: 'git', url: spec, name: repositoryName(scp[2] as string, spec), local: false };
   if (/^(?:ssh|git|git\+ssh|git\+https?):\/\//i.test(spec)) {
@@ -63,7 +63,7 @@ export async function detectSource(input: string): Promise<SourceSpec> {
     return { kind: 'website', url: url.href, ...(name ? { name } : {}) };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
-    throw new IngestError(
+    throw new SourceError(
       'invalid-source',
       `unsupported URL scheme in ${spec}: use http(s), ssh or a git@host: address`,
     );
@@ -71,9 +71,9 @@ export async function detectSource(input: string): Promise<SourceSpec> {
   const absolute = path.resolve(spec);
   if (absolute.toLowerCase().endsWith('.db')) return { kind: 'package-file', file: absolute };
   const info = await stat(absolute).catch(() => undefined);
-  if (!info) throw new IngestError('not-found', `folder not found: ${spec}`);
+  if (!info) throw new SourceError('not-found', `folder not found: ${spec}`);
   if (!info.isDirectory()) {
-    throw new IngestError(
+    throw new SourceError(
       'invalid-source',
       `${spec} is a file: name a folder of documentation, a git repository, a URL or a .db package file`,
     );
@@ -88,7 +88,7 @@ function safeUrl(url: string, spec: string): URL {
   try {
     return new URL(url);
   } catch (error) {
-    throw new IngestError('invalid-source', `not a valid URL: ${spec}`, { cause: error });
+    throw new SourceError('invalid-source', `not a valid URL: ${spec}`, { cause: error });
   }
 }
 
@@ -107,7 +107,7 @@ function hostedRepository(url: URL, spec: string): SourceSpec {
     rest = segments.slice(2);
   }
   if (project.length < 2) {
-    throw new IngestError(
+    throw new SourceError(
       'invalid-source',
       `${spec} does not name a repository (expected ${url.origin}/<owner>/<repo>)`,
     );
@@ -141,6 +141,6 @@ function repositoryName(repositoryPath: string, spec: string): string {
     .split('/')
     .at(-1)
     ?.replace(/\.git$/, '');
-  if (!last) throw new IngestError('invalid-source', `${spec} does not name a repository`);
+  if (!last) throw new SourceError('invalid-source', `${spec} does not name a repository`);
   return last;
 }

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { IngestError } from '../errors.js';
+import { SourceError } from './errors.js';
 
 /** A dependency of a project as it is installed. */
 export interface InstalledDependency {
@@ -49,7 +49,7 @@ const VIRTUALENV_FOLDERS = ['.venv', 'venv', 'env', '.env'];
  * every installed Python distribution is listed too. Dependencies not
  * installed, or linked from the workspace rather than installed from a
  * registry, are listed in `skipped` with the reason. Throws
- * IngestError('not-found') when the folder has neither a package.json nor a virtualenv.
+ * SourceError('not-found') when the folder has neither a package.json nor a virtualenv.
  *
  * @example
  * const { installed } = await findProjectDependencies('.', { dev: true });
@@ -61,13 +61,13 @@ export async function findProjectDependencies(
 ): Promise<ProjectDependencies> {
   const project = path.resolve(projectDir);
   const info = await stat(project).catch(() => undefined);
-  if (!info?.isDirectory()) throw new IngestError('not-found', `folder not found: ${projectDir}`);
+  if (!info?.isDirectory()) throw new SourceError('not-found', `folder not found: ${projectDir}`);
   const installed: InstalledDependency[] = [];
   const skipped: SkippedDependency[] = [];
   const manifest = await readJson(path.join(project, 'package.json'));
   const sitePackages = await findSitePackages(project);
   if (manifest === undefined && sitePackages.length === 0) {
-    throw new IngestError('not-found', `no package.json or Python virtualenv (.venv) in ${project}`);
+    throw new SourceError('not-found', `no package.json or Python virtualenv (.venv) in ${project}`);
   }
   if (manifest !== undefined) {
     const wanted = new Map<string, boolean>();

@@ -1,0 +1,30 @@
+// This file is the public API of @docs/sources: locations → documentation
+// files, with their provenance. What the files say (sections) is @docs/ingest.
+
+export type {
+  FindDependenciesOptions,
+  InstalledDependency,
+  ProjectDependencies,
+  SkippedDependency,
+} from './dependencies.js';
+export { findProjectDependencies } from './dependencies.js';
+export type { StageOptions, StageResult } from './dependency-docs.js';
+export { stageDependencyDocs } from './dependency-docs.js';
+export type { SourceSpec } from './detect.js';
+export { detectSource } from './detect.js';
+export type { SourceErrorCode } from './errors.js';
+export { SourceError } from './errors.js';
+export { openFolder } from './folder.js';
+export type { GitSourceOptions } from './git.js';
+export { cloneGitSource } from './git.js';
+export type { HtmlDocument, HtmlOptions } from './html.js';
+export { htmlToMarkdown } from './html.js';
+export type { OpenSourceOptions } from './open-source.js';
+export { openSource } from './open-source.js';
+export type { PackageFileOptions } from './package-file.js';
+export { installPackageFile } from './package-file.js';
+export type { ResolvedSource, SourceKind, SourceProgress } from './source.js';
+export type { DocFile, SkippedFile } from './walk.js';
+export { DOC_EXTENSIONS, findDocFiles } from './walk.js';
+export type { WebsiteOptions } from './website.js';
+export { fetchWebsite } from './website.js';
