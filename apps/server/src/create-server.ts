@@ -33,7 +33,7 @@ const INSTRUCTIONS = [
 let version: string | undefined;
 
 /** The server's version, from its package.json (read once). */
-function serverVersion(): string {
+export function serverVersion(): string {
   version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
     .version;
   return version;

@@ -1,10 +1,12 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PackageStore, resolveHome } from '@docs/store';
+import { handleApi, isApiPath, sendApiError } from './api.js';
 import { createServer, type ServerOptions } from './create-server.js';
 import { ServerError } from './errors.js';
 import { allowedHostnames, isLoopback, refusal, urlHost } from './http-guard.js';
 import { type RunningServer, runningServer } from './running.js';
+import { isWebPath, serveWeb } from './web.js';
 
 /** The port `docs serve --http` listens on when none is given. */
 export const DEFAULT_HTTP_PORT = 7800;
@@ -27,11 +29,14 @@ export interface HttpServerOptions extends Omit<ServerOptions, 'store' | 'watch'
 export interface RunningHttpServer extends RunningServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:7800/mcp`. */
   readonly url: string;
+  /** The web page, e.g. `http://127.0.0.1:7800/`; the JSON API is under its `api/`. */
+  readonly pageUrl: string;
 }
 
 /**
  * Serves MCP over Streamable HTTP at `/mcp`, statelessly: each POST gets a
- * fresh server over the shared store. Before a request reaches MCP its Host
+ * fresh server over the shared store; the JSON API under `/api/` (api.ts) and
+ * the web page at `/` (web.ts). Before a request reaches MCP or the API its Host
  * and Origin are checked (403, against DNS rebinding), then its bearer token
  * when one is set (401), then its size (413).
  *
@@ -55,14 +60,27 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   // Loaded here, not at the top, so `docs serve` over stdio does not pay for the HTTP transport.
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 
+  const api = {
+    store,
+    ...(options.libraries ? { libraries: options.libraries } : {}),
+    ...(log ? { onError: logError(log) } : {}),
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const refused = refusal(req, allowed, token);
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    // The page and its assets hold no documentation: a browser loads them without the token, then asks for it.
+    const refused = refusal(req, allowed, isWebPath(path) ? undefined : token);
     if (refused) {
       const headers: Record<string, string> = refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+      if (isApiPath(path)) {
+        const code = refused.status === 401 ? 'unauthorized' : 'forbidden';
+        return sendApiError(res, refused.status, { code, message: refused.message }, headers);
+      }
       return reply(res, refused.status, refused.message, headers);
     }
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path !== '/mcp') return reply(res, 404, 'Not found: the MCP endpoint is /mcp');
+    if (isWebPath(path)) return serveWeb(req, res, path);
+    if (isApiPath(path)) return handleApi(req, res, api);
+    if (path !== '/mcp') return reply(res, 404, 'Not found: MCP is at /mcp, the JSON API under /api/, the page at /');
     if (req.method !== 'POST') {
       return reply(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC to /mcp', { Allow: 'POST' });
     }
@@ -107,7 +125,12 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     });
     await store.close();
   });
-  return { ...running, url: `http://${urlHost(reachable)}:${port}/mcp` };
+  const origin = `http://${urlHost(reachable)}:${port}`;
+  return { ...running, url: `${origin}/mcp`, pageUrl: `${origin}/` };
+}
+
+function logError(log: (line: string) => void) {
+  return (error: unknown, tool: string) => log(`${tool}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** An error as the SDK's transport answers one: a JSON-RPC error without an id. */

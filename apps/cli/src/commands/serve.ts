@@ -43,6 +43,7 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
         ...(token ? { token } : {}),
       });
       log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}`);
+      log(`Web page at ${http.pageUrl}, JSON API at ${http.pageUrl}api/`);
       running = http;
     }
   } catch (error) {
