@@ -7,6 +7,7 @@ const packages = [
   'packages/rank',
   'packages/store',
   'packages/sources',
+  'packages/embed',
   'packages/ingest',
   'packages/search',
   'packages/mcp',
