@@ -39,13 +39,12 @@ function vectorsOf(body: unknown, count: number, url: string): number[][] {
   return vectors;
 }
 
+/** Unit length, computed in double precision before narrowing to 32-bit floats. */
 function normalise(vector: readonly number[]): Float32Array {
-  const out = Float32Array.from(vector);
   let norm = 0;
-  for (const x of out) norm += x * x;
+  for (const x of vector) norm += x * x;
   norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
+  return Float32Array.from(vector, (x) => (norm > 0 ? x / norm : 0));
 }
 
 /**
