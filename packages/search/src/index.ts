@@ -1,9 +1,11 @@
 // This file is the public API of @docs/search.
-export type { ResultFormat, SearchAllOptions, SearchOptions } from './options.js';
+export type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from './models.js';
+export { heldModels } from './models.js';
+export type { ResultFormat, RetrievalMode, SearchAllOptions, SearchOptions } from './options.js';
 export type { AnalyzedQuery } from './query.js';
 export { analyzeQuery } from './query.js';
 export type { ReadDocOptions, ReadDocResponse } from './read-doc.js';
 export { readDoc } from './read-doc.js';
-export type { DocResult, SearchResponse, SearchStatus } from './results.js';
+export type { DocResult, RetrievalInfo, SearchResponse, SearchStatus } from './results.js';
 export { getDocs, searchAll } from './search.js';
 export { STOP_WORDS } from './stop-words.js';

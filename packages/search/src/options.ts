@@ -1,4 +1,8 @@
 import type { ColumnWeights } from '@docs/store';
+import type { SearchModels } from './models.js';
+
+/** `lexical`: BM25 alone. `hybrid`: BM25 and vector similarity fused, where a package has vectors and their model is here. */
+export type RetrievalMode = 'lexical' | 'hybrid';
 
 /** `full` returns each result's content; `index` everything but the content. */
 export type ResultFormat = 'full' | 'index';
@@ -37,6 +41,26 @@ export interface SearchOptions {
   readonly synonyms?: boolean;
   /** How much a page linked from many other pages of its package gains: score × (1 + inbound links)^weight; 0 turns this off. @default 0.05 */
   readonly linkWeight?: number;
+  /**
+   * Which retrieval answers. Unset: hybrid for each library whose package has vectors and whose embedder `models`
+   * gives, lexical for the others. `lexical` never reads a vector; `hybrid` asks for vectors everywhere and says in
+   * `retrieval.notes` where there were none. @default hybrid where possible
+   */
+  readonly mode?: RetrievalMode;
+  /** Where the query embedder and the re-ranker come from (see heldModels); none → lexical. @default none */
+  readonly models?: SearchModels;
+  /** Let the re-ranker of `models`, if it has one, reorder the first results. @default true */
+  readonly rerank?: boolean;
+  /** How many of the first merged results the re-ranker reorders. @default 20 */
+  readonly rerankCandidates?: number;
+  /** Hybrid: the share of vector similarity in the fused score (the lexical score has the rest). @default 0.5 */
+  readonly vectorWeight?: number;
+  /** Hybrid: `convex` combines the two scores with vectorWeight; `rrf` fuses the two orders by reciprocal rank. @default 'convex' */
+  readonly fusion?: 'convex' | 'rrf';
+  /** Hybrid with `rrf`: the RRF constant k. @default 60 */
+  readonly rrfK?: number;
+  /** Stops embedding and re-ranking calls (an endpoint that hangs). @default none */
+  readonly signal?: AbortSignal;
 }
 
 /** Options of searchAll. */
@@ -62,6 +86,14 @@ export interface ResolvedOptions {
   readonly samePageDecay: number;
   readonly synonyms: boolean;
   readonly linkWeight: number;
+  readonly mode: RetrievalMode | undefined;
+  readonly models: SearchModels | undefined;
+  readonly rerank: boolean;
+  readonly rerankCandidates: number;
+  readonly vectorWeight: number;
+  readonly fusion: 'convex' | 'rrf';
+  readonly rrfK: number;
+  readonly signal: AbortSignal | undefined;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -83,6 +115,14 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     samePageDecay: options.samePageDecay ?? 0.6,
     synonyms: options.synonyms ?? true,
     linkWeight: options.linkWeight ?? 0.05,
+    mode: options.mode,
+    models: options.models,
+    rerank: options.rerank ?? true,
+    rerankCandidates: options.rerankCandidates ?? 20,
+    vectorWeight: options.vectorWeight ?? 0.5,
+    fusion: options.fusion ?? 'convex',
+    rrfK: options.rrfK ?? 60,
+    signal: options.signal,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
@@ -93,6 +133,19 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   wholeNumber('limit', resolved.limit, 1);
   wholeNumber('offset', resolved.offset, 0);
   wholeNumber('candidates', resolved.candidates, 1);
+  wholeNumber('rerankCandidates', resolved.rerankCandidates, 0);
+  if (resolved.mode !== undefined && resolved.mode !== 'lexical' && resolved.mode !== 'hybrid') {
+    throw new RangeError(`mode must be "lexical" or "hybrid", got ${JSON.stringify(resolved.mode)}`);
+  }
+  if (resolved.fusion !== 'convex' && resolved.fusion !== 'rrf') {
+    throw new RangeError(`fusion must be "convex" or "rrf", got ${JSON.stringify(resolved.fusion)}`);
+  }
+  if (!(resolved.vectorWeight >= 0 && resolved.vectorWeight <= 1)) {
+    throw new RangeError(`vectorWeight must be between 0 and 1, got ${resolved.vectorWeight}`);
+  }
+  if (!(resolved.rrfK >= 0 && Number.isFinite(resolved.rrfK))) {
+    throw new RangeError(`rrfK must be a finite number ≥ 0, got ${resolved.rrfK}`);
+  }
   if (resolved.format !== 'full' && resolved.format !== 'index') {
     throw new RangeError(`format must be "full" or "index", got ${JSON.stringify(resolved.format)}`);
   }

@@ -28,6 +28,18 @@ export interface DocResult {
 /** Why a response has the results it has. */
 export type SearchStatus = 'ok' | 'no-packages' | 'unknown-library' | 'unknown-version' | 'no-match';
 
+/** Which retrieval answered a search, and why it is that one. */
+export interface RetrievalInfo {
+  /** `hybrid` when vectors took part for at least one library searched, else `lexical`. */
+  readonly mode: 'lexical' | 'hybrid';
+  /** The id of the embedder whose vectors took part (`<provider>:<model>:<dimensions>`). */
+  readonly embedder?: string;
+  /** The id of the re-ranker that reordered the first results. */
+  readonly reranker?: string;
+  /** Why a library answered lexically, or why the re-ranker did not run. */
+  readonly notes?: readonly string[];
+}
+
 /** What getDocs and searchAll return. An empty result always says why in `status` and `message`. */
 export interface SearchResponse {
   readonly status: SearchStatus;
@@ -46,4 +58,6 @@ export interface SearchResponse {
   readonly installed?: readonly string[];
   /** The closest installed library, when the one asked for is unknown. */
   readonly suggestion?: string;
+  /** Which retrieval answered (lexical, or hybrid with which embedder and re-ranker), and notes on why. */
+  readonly retrieval: RetrievalInfo;
 }

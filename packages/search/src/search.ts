@@ -11,10 +11,11 @@ import {
   tokensContain,
 } from '@docs/store';
 import { isHistoryPage } from './history.js';
+import { fuseWithVectors, Retrieval, type ScoredHits, shareOfBest, similarityFactors } from './hybrid.js';
 import { demoteNearDuplicates } from './near-duplicates.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
 import { analyzeQuery } from './query.js';
-import type { DocResult, SearchResponse } from './results.js';
+import type { DocResult, RetrievalInfo, SearchResponse } from './results.js';
 import { isIdentifier, termAlternatives } from './terms.js';
 
 interface Target {
@@ -39,6 +40,9 @@ interface Candidate {
 interface LibraryCandidates {
   readonly list: Candidate[];
   readonly bestCoverage: number;
+  /** Hybrid: the best cosine similarity of any of its sections to the query, and the model that measured it. */
+  readonly bestSimilarity?: number;
+  readonly embedder?: string;
 }
 
 /** A run of adjacent chunks of one document, shown as one result. */
@@ -117,6 +121,7 @@ async function search(
 ): Promise<SearchResponse> {
   const searched = targets.map((t) => t.label);
   const { terms } = analyzeQuery(topic, analysis);
+  const retrieval = new Retrieval(topic, options);
   if (terms.length === 0) {
     return empty(
       'no-match',
@@ -124,16 +129,17 @@ async function search(
       searched,
       terms,
       'none',
+      { retrieval: retrieval.info() },
     );
   }
   const perLibrary = Math.max(options.candidates, options.offset + options.limit);
   // One library after another: SQLite work is synchronous, so running them
   // "concurrently" would only interleave, and the store may close idle readers.
   const found: LibraryCandidates[] = [];
-  for (const target of targets) found.push(await candidates(target, terms, perLibrary, options));
-  const lists = crossLibraryCoverage(found, options.coverageExponent);
+  for (const target of targets) found.push(await candidates(target, terms, perLibrary, options, retrieval));
+  const lists = crossLibraryScale(found, options.coverageExponent);
   const match = found.some((l) => l.bestCoverage === terms.length) ? 'all' : 'some';
-  const merged = lists.flat().sort(byScore);
+  const merged = await retrieval.rerank(lists.flat().sort(byScore));
   if (merged.length === 0) {
     const where = targets.length === 1 ? searched[0] : `the ${targets.length} libraries searched`;
     return empty(
@@ -142,6 +148,7 @@ async function search(
       searched,
       terms,
       'none',
+      { retrieval: retrieval.info() },
     );
   }
   // The drop measures relevance alone; the spread over pages comes after it.
@@ -168,7 +175,16 @@ async function search(
     results.length > 0
       ? `${results.length} of ${groups.length} results from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
       : `No results at offset ${options.offset}: there are ${groups.length}.`;
-  return { status: 'ok', message, results, total: groups.length, totalTokens, searched, query: { terms, match } };
+  return {
+    status: 'ok',
+    message,
+    results,
+    total: groups.length,
+    totalTokens,
+    searched,
+    query: { terms, match },
+    retrieval: retrieval.info(),
+  };
 }
 
 /**
@@ -182,10 +198,64 @@ async function candidates(
   words: readonly string[],
   limit: number,
   options: ResolvedOptions,
+  retrieval: Retrieval,
 ): Promise<LibraryCandidates> {
+  const lexical = await lexicalCandidates(target, words, limit, options);
+  const query = await retrieval.queryVector(target);
+  if (query === undefined) {
+    // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
+    const scores = lexical.hits.length === 0 ? [] : minMaxNormalize(lexical.raw, { floor: 0 });
+    return aboveDrop(target, lexical, scores, options);
+  }
+  const fused = await fuseWithVectors(target, lexical, query, limit, options);
+  const embedder = (await target.reader().embedder())?.id;
+  return {
+    ...aboveDrop(target, fused, shareOfBest(fused.raw), options),
+    bestSimilarity: Math.max(...fused.similarity),
+    ...(embedder ? { embedder } : {}),
+  };
+}
+
+/**
+ * A library's candidates whose score is at least the drop times its best, best first.
+ * A chunk under the drop within its own library is under it in any merged list (scaling a
+ * library's scores keeps their ratios), so it is let go here: over many libraries, most are.
+ */
+function aboveDrop(
+  target: Target,
+  scored: ScoredHits,
+  scores: readonly number[],
+  options: ResolvedOptions,
+): LibraryCandidates {
+  const bestCoverage = scored.covered.reduce((best, c) => Math.max(best, c), 0);
+  const top = scores.reduce((best, score) => Math.max(best, score), 0);
+  const list = scored.hits
+    .map((hit, i) => ({
+      target,
+      hit,
+      raw: scored.raw[i] ?? 0,
+      score: scores[i] ?? 0,
+      coverage: scored.covered[i] ?? 1,
+    }))
+    .filter((c) => c.score >= options.drop * top)
+    .sort((x, y) => y.raw - x.raw);
+  return { list, bestCoverage };
+}
+
+/**
+ * A library's lexical candidates: any chunk holding at least one term,
+ * scored by BM25 times the share of the terms it holds (and the heading,
+ * history, link and page signals below), before normalisation.
+ */
+async function lexicalCandidates(
+  target: Target,
+  words: readonly string[],
+  limit: number,
+  options: ResolvedOptions,
+): Promise<ScoredHits> {
   const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
   const hits = await target.reader().search({ terms, mode: 'any' }, { limit, weights: options.weights });
-  if (hits.length === 0) return { list: [], bestCoverage: 0 };
+  if (hits.length === 0) return { hits: [], raw: [], covered: [] };
   const ids = hits.map((h) => h.id);
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
   const weights = words.map((w) => (isIdentifier(w) ? options.identifierWeight : 1));
@@ -215,17 +285,7 @@ async function candidates(
   const raw = hits.map(
     (h, i) => (own[i] ?? 0) + options.pageWeight * ((pageTotals.get(h.documentId) ?? 0) - (own[i] ?? 0)),
   );
-  // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
-  const scores = minMaxNormalize(raw, { floor: 0 });
-  const bestCoverage = covered.reduce((best, c) => Math.max(best, c), 0);
-  // A chunk under the drop within its own library is under it in any merged list (scaling a
-  // library's scores keeps their ratios), so it is let go here: over many libraries, most are.
-  const top = scores.reduce((best, score) => Math.max(best, score), 0);
-  const list = hits
-    .map((hit, i) => ({ target, hit, raw: raw[i] ?? 0, score: scores[i] ?? 0, coverage: covered[i] ?? 1 }))
-    .filter((c) => c.score >= options.drop * top)
-    .sort((x, y) => y.raw - x.raw);
-  return { list, bestCoverage };
+  return { hits, raw, covered };
 }
 
 /**
@@ -234,11 +294,21 @@ async function candidates(
  * library, so each library's scores are scaled by how its best coverage
  * compares with the best of any library (raised to the same exponent).
  */
-function crossLibraryCoverage(found: readonly LibraryCandidates[], exponent: number): Candidate[][] {
-  if (found.length < 2) return found.map((f) => f.list);
+function crossLibraryCoverage(found: readonly LibraryCandidates[], exponent: number): number[] {
   const best = Math.max(...found.map((f) => f.bestCoverage));
-  return found.map(({ list, bestCoverage }) => {
-    const factor = best > 0 ? (bestCoverage / best) ** exponent : 1;
+  return found.map(({ bestCoverage }) => (best > 0 ? (bestCoverage / best) ** exponent : 1));
+}
+
+/**
+ * Scales each library's scores so that a merged list compares like with
+ * like: by cosine similarity when every library answered with vectors of one
+ * model (see similarityFactors), else by term coverage.
+ */
+function crossLibraryScale(found: readonly LibraryCandidates[], exponent: number): Candidate[][] {
+  if (found.length < 2) return found.map((f) => f.list);
+  const factors = similarityFactors(found) ?? crossLibraryCoverage(found, exponent);
+  return found.map(({ list }, i) => {
+    const factor = factors[i] ?? 1;
     return factor === 1 ? list : list.map((c) => ({ ...c, score: c.score * factor }));
   });
 }
@@ -393,8 +463,21 @@ function empty(
   match: 'none',
   extra: Partial<SearchResponse> = {},
 ): SearchResponse {
-  return { status, message, results: [], total: 0, totalTokens: 0, searched, query: { terms, match }, ...extra };
+  return {
+    status,
+    message,
+    results: [],
+    total: 0,
+    totalTokens: 0,
+    searched,
+    query: { terms, match },
+    retrieval: LEXICAL,
+    ...extra,
+  };
 }
+
+/** What answered a search that never reached a retriever. */
+const LEXICAL: RetrievalInfo = { mode: 'lexical' };
 
 function unresolved(error: ResolveError): SearchResponse {
   if (error.code === 'no-packages') {

@@ -31,6 +31,7 @@ export type { InstalledPackage, ResolveError, ResolveResult } from './package-st
 export { PackageStore } from './package-store.js';
 export type { ChunkInput, DocumentInput, PackageMeta, WritePackageOptions, WriteSummary } from './package-writer.js';
 export { writePackage } from './package-writer.js';
+export { sectionPassage } from './passage.js';
 export type { FtsColumn, PackageDatabase } from './schema.js';
 export { PACKAGE_FORMAT_VERSION } from './schema.js';
 export type { TokenCounter } from './tokens.js';
