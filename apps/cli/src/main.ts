@@ -103,6 +103,15 @@ function program(): Command {
     .option('--dev', 'include devDependencies')
     .option('--no-types', 'leave out the API page written from the JSDoc of type declarations')
     .option('--save <dir>', 'also write each package file into this folder to share them')
+    .option(
+      '--filter <pattern...>',
+      'at a workspace root: only the workspace packages whose name or path matches (globs: @acme/*, packages/*)',
+    )
+    .option(
+      '--from-repo',
+      "build from each dependency's repository docs at the installed version's tag (falls back to the package, saying why)",
+    )
+    .option('--dry-run', 'list what would be built, from where, and what is skipped and why; build nothing')
     .action(async (dir: string, options: SyncOptions, command: Command) => {
       const { sync } = await import('./commands/sync.js');
       await sync(dir, options, globals(command));

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SourceError } from './errors.js';
+import { filterPackages, findProjectLayout, type WorkspacePackage } from './workspaces.js';
 
 /** A dependency of a project as it is installed. */
 export interface InstalledDependency {
@@ -14,6 +15,8 @@ export interface InstalledDependency {
   /** A development dependency (`devDependencies`). */
   readonly dev: boolean;
   readonly description?: string;
+  /** The project's packages that install it (their paths, `.` for the root), at a workspace root. */
+  readonly usedBy?: readonly string[];
 }
 
 /** A dependency that will not be built, and why. */
@@ -27,12 +30,20 @@ export interface SkippedDependency {
 export interface ProjectDependencies {
   readonly installed: readonly InstalledDependency[];
   readonly skipped: readonly SkippedDependency[];
+  /** The packages whose dependencies were read: the root, and at a workspace root the workspace packages picked. */
+  readonly packages: readonly WorkspacePackage[];
+  /** The file that declares the workspace (`pnpm-workspace.yaml`, `package.json`), at a workspace root. */
+  readonly workspaceFile?: string;
 }
 
 /** Options for {@link findProjectDependencies}. */
 export interface FindDependenciesOptions {
   /** Include `devDependencies`. @default false */
   readonly dev?: boolean;
+  /** At a workspace root, read every workspace package's dependencies too. @default true */
+  readonly workspaces?: boolean;
+  /** Only the project packages whose name or path matches one of these globs (see {@link filterPackages}). */
+  readonly filter?: readonly string[];
 }
 
 // Tools a virtualenv always holds; not what the project runs.
@@ -48,7 +59,10 @@ const VIRTUALENV_FOLDERS = ['.venv', 'venv', 'env', '.env'];
  * package.json. With a virtualenv (`.venv`, `venv`, or the folder itself),
  * every installed Python distribution is listed too. Dependencies not
  * installed, or linked from the workspace rather than installed from a
- * registry, are listed in `skipped` with the reason. Throws
+ * registry, are listed in `skipped` with the reason. At a workspace root
+ * (`pnpm-workspace.yaml`, or package.json `workspaces` for npm, yarn and bun)
+ * every workspace package's dependencies are read too, each resolved from that
+ * package's own folder, and listed once per name@version with `usedBy`. Throws
  * SourceError('not-found') when the folder has neither a package.json nor a virtualenv.
  *
  * @example
@@ -62,53 +76,98 @@ export async function findProjectDependencies(
   const project = path.resolve(projectDir);
   const info = await stat(project).catch(() => undefined);
   if (!info?.isDirectory()) throw new SourceError('not-found', `folder not found: ${projectDir}`);
-  const installed: InstalledDependency[] = [];
-  const skipped: SkippedDependency[] = [];
-  const manifest = await readJson(path.join(project, 'package.json'));
   const sitePackages = await findSitePackages(project);
-  if (manifest === undefined && sitePackages.length === 0) {
+  const layout =
+    options.workspaces === false ? { packages: [{ dir: project, path: '.' }] } : await findProjectLayout(project);
+  const rootManifest = await readJson(path.join(project, 'package.json'));
+  if (rootManifest === undefined && sitePackages.length === 0) {
     throw new SourceError('not-found', `no package.json or Python virtualenv (.venv) in ${project}`);
   }
-  if (manifest !== undefined) {
-    const wanted = new Map<string, boolean>();
-    for (const field of ['dependencies', 'optionalDependencies', ...(options.dev ? ['devDependencies'] : [])]) {
-      const entries = manifest[field];
-      if (typeof entries !== 'object' || entries === null) continue;
-      for (const name of Object.keys(entries)) if (!wanted.has(name)) wanted.set(name, field === 'devDependencies');
+  const picked = filterPackages(layout.packages, options.filter ?? []);
+  const workspace = layout.packages.length > 1;
+  // One entry per name@version however many packages install it; each knows who does.
+  const byId = new Map<string, { dependency: InstalledDependency; usedBy: string[] }>();
+  const skipped = new Map<string, SkippedDependency>();
+  for (const pkg of picked) {
+    const manifest = pkg.path === '.' ? rootManifest : await readJson(path.join(pkg.dir, 'package.json'));
+    if (manifest === undefined) continue;
+    const found = await packageDependencies(pkg.dir, manifest, options.dev === true);
+    for (const dependency of found.installed) {
+      const id = `${dependency.name}@${dependency.version}`;
+      const seen = byId.get(id);
+      if (seen) seen.usedBy.push(pkg.path);
+      else byId.set(id, { dependency, usedBy: [pkg.path] });
     }
-    for (const [name, dev] of [...wanted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const found = await resolvePackageFolder(project, name);
-      if (found === undefined) {
-        skipped.push({ name, reason: 'not installed (run the install command of your package manager)' });
-        continue;
-      }
-      const installedManifest = await readJson(path.join(found, 'package.json'));
-      const version = installedManifest?.version;
-      if (typeof version !== 'string') {
-        skipped.push({ name, reason: `no version in ${path.join(found, 'package.json')}` });
-        continue;
-      }
-      if (!found.split(path.sep).includes('node_modules')) {
-        skipped.push({ name, version, reason: 'linked from the workspace, not an installed release' });
-        continue;
-      }
-      const description = installedManifest?.description;
-      installed.push({
-        name,
-        version,
-        dir: found,
-        ecosystem: 'npm',
-        dev,
-        ...(typeof description === 'string' && description !== '' ? { description } : {}),
-      });
+    for (const problem of found.skipped) {
+      const reason = workspace
+        ? problem.reason.replace(/^not installed/, `not installed in ${pkg.path}`)
+        : problem.reason;
+      const key = `${problem.name}@${problem.version ?? ''}`;
+      if (!skipped.has(key)) skipped.set(key, { ...problem, reason });
     }
   }
+  const installed: InstalledDependency[] = [...byId.values()]
+    .map(({ dependency, usedBy }) => (workspace ? { ...dependency, usedBy } : dependency))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : compareText(a.version, b.version)));
+  const problems = [...skipped.values()];
   for (const site of sitePackages) {
-    const { distributions, problems } = await pythonDistributions(site);
+    const { distributions, problems: pythonProblems } = await pythonDistributions(site);
     installed.push(...distributions);
-    skipped.push(...problems);
+    problems.push(...pythonProblems);
+  }
+  return {
+    installed,
+    skipped: problems,
+    packages: picked,
+    ...(layout.workspaceFile === undefined ? {} : { workspaceFile: layout.workspaceFile }),
+  };
+}
+
+/** One package.json's dependencies, each resolved from that package's folder the way Node resolves it. */
+async function packageDependencies(
+  from: string,
+  manifest: Record<string, unknown>,
+  dev: boolean,
+): Promise<{ installed: InstalledDependency[]; skipped: SkippedDependency[] }> {
+  const installed: InstalledDependency[] = [];
+  const skipped: SkippedDependency[] = [];
+  const wanted = new Map<string, boolean>();
+  for (const field of ['dependencies', 'optionalDependencies', ...(dev ? ['devDependencies'] : [])]) {
+    const entries = manifest[field];
+    if (typeof entries !== 'object' || entries === null) continue;
+    for (const name of Object.keys(entries)) if (!wanted.has(name)) wanted.set(name, field === 'devDependencies');
+  }
+  for (const [name, isDev] of [...wanted].sort(([a], [b]) => compareText(a, b))) {
+    const found = await resolvePackageFolder(from, name);
+    if (found === undefined) {
+      skipped.push({ name, reason: 'not installed (run the install command of your package manager)' });
+      continue;
+    }
+    const installedManifest = await readJson(path.join(found, 'package.json'));
+    const version = installedManifest?.version;
+    if (typeof version !== 'string') {
+      skipped.push({ name, reason: `no version in ${path.join(found, 'package.json')}` });
+      continue;
+    }
+    if (!found.split(path.sep).includes('node_modules')) {
+      skipped.push({ name, version, reason: 'linked from the workspace, not an installed release' });
+      continue;
+    }
+    const description = installedManifest?.description;
+    installed.push({
+      name,
+      version,
+      dir: found,
+      ecosystem: 'npm',
+      dev: isDev,
+      ...(typeof description === 'string' && description !== '' ? { description } : {}),
+    });
   }
   return { installed, skipped };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The folder of an installed package as Node finds it: `node_modules/<name>` here or in a parent, symlinks resolved. */

@@ -23,7 +23,7 @@ export interface GitSourceOptions {
 }
 
 /** Folders where repositories keep their documentation, in order of preference. */
-const DOCS_FOLDERS = ['docs', 'documentation', 'doc', 'website/docs'];
+export const DOCS_FOLDERS = ['docs', 'documentation', 'doc', 'website/docs'];
 // What a package version may be (see @docs/store's names).
 const VERSION_LABEL = /^[a-z0-9][a-z0-9._+-]*$/i;
 // Files every repository has; a root with little else has no documentation to speak of.
@@ -137,6 +137,15 @@ async function tagFor(
     // Tags only name the version; a commit does too.
     return undefined;
   }
+  const tags = parseTagListing(listing);
+  if (ref !== undefined && tags.has(ref.replace(/^refs\/tags\//, ''))) return ref.replace(/^refs\/tags\//, '');
+  const pointing = [...tags].filter(([, hash]) => hash === commit).map(([tag]) => tag);
+  const valid = pointing.filter((tag) => VERSION_LABEL.test(versionFromTag(tag)));
+  return valid.sort((a, b) => compareVersions(versionFromTag(b), versionFromTag(a)))[0];
+}
+
+/** `git ls-remote --tags` output as tag → the commit it names. */
+export function parseTagListing(listing: string): Map<string, string> {
   const tags = new Map<string, string>();
   for (const line of listing.split('\n')) {
     const [hash, refName] = line.trim().split(/\s+/);
@@ -145,10 +154,7 @@ async function tagFor(
     const tag = refName.slice('refs/tags/'.length).replace(/\^\{\}$/, '');
     if (refName.endsWith('^{}') || !tags.has(tag)) tags.set(tag, hash);
   }
-  if (ref !== undefined && tags.has(ref.replace(/^refs\/tags\//, ''))) return ref.replace(/^refs\/tags\//, '');
-  const pointing = [...tags].filter(([, hash]) => hash === commit).map(([tag]) => tag);
-  const valid = pointing.filter((tag) => VERSION_LABEL.test(versionFromTag(tag)));
-  return valid.sort((a, b) => compareVersions(versionFromTag(b), versionFromTag(a)))[0];
+  return tags;
 }
 
 async function docsFolder(
@@ -208,7 +214,7 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
 }
 
-function gitFailure(error: unknown, signal: AbortSignal | undefined, what: string): unknown {
+export function gitFailure(error: unknown, signal: AbortSignal | undefined, what: string): unknown {
   if (isAbort(error, signal) || error instanceof SourceError) return error;
   const stderr = String((error as { stderr?: unknown }).stderr ?? '')
     .split('\n')
@@ -219,7 +225,7 @@ function gitFailure(error: unknown, signal: AbortSignal | undefined, what: strin
 }
 
 /** Runs git without prompts (no terminal, no askpass, batch ssh); rejects with its stderr on failure. */
-function git(args: readonly string[], signal: AbortSignal | undefined): Promise<string> {
+export function git(args: readonly string[], signal: AbortSignal | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',

@@ -23,8 +23,18 @@ export type { OpenSourceOptions } from './open-source.js';
 export { openSource } from './open-source.js';
 export type { PackageFileOptions } from './package-file.js';
 export { installPackageFile } from './package-file.js';
+export type {
+  PackageRepository,
+  RepositoryDocsOptions,
+  RepositoryPlan,
+  RepositoryProgress,
+  RepositoryStage,
+} from './repository-docs.js';
+export { candidateTags, planRepositories, repositoryOf, stageFromRepositories } from './repository-docs.js';
 export type { ResolvedSource, SourceKind, SourceProgress } from './source.js';
 export type { DocFile, SkippedFile } from './walk.js';
 export { DOC_EXTENSIONS, findDocFiles } from './walk.js';
 export type { WebsiteOptions } from './website.js';
 export { fetchWebsite } from './website.js';
+export type { ProjectLayout, WorkspacePackage } from './workspaces.js';
+export { filterPackages, findProjectLayout } from './workspaces.js';

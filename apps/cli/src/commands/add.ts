@@ -203,6 +203,7 @@ export async function savePackage(installed: InstalledPackage, target: string): 
 export function progressLine(): {
   source: (p: SourceProgress) => void;
   build: (p: BuildProgress, label?: string) => void;
+  text: (line: string) => void;
   clear: () => void;
 } {
   let last = 0;
@@ -228,6 +229,9 @@ export function progressLine(): {
         `building${label ? ` ${label}` : ''}: ${p.files}/${p.totalFiles} files, ${p.sections} sections, ${megabytes(p.bytes)}, ${seconds(p.elapsedMs)}`,
         p.files === p.totalFiles,
       );
+    },
+    text(line) {
+      draw(line, true);
     },
     clear() {
       if (shown) process.stderr.write('\r\x1b[K');
