@@ -167,7 +167,8 @@ export async function stageFromRepositories(
     for (const plan of plans) {
       if (plan.repository === undefined) stages.set(plan.dependency, await fromPackage(plan, options));
     }
-    await Promise.all(
+    // Settled, not all: on a failure the repositories still in flight finish (or abort) before their stages are removed.
+    const settled = await Promise.allSettled(
       [...byRepository.values()].map((group) =>
         limit(async () => {
           options.signal?.throwIfAborted();
@@ -179,6 +180,8 @@ export async function stageFromRepositories(
         }),
       ),
     );
+    const failure = settled.find((result) => result.status === 'rejected');
+    if (failure) throw failure.reason;
   } catch (error) {
     limit.clearQueue();
     await Promise.all([...stages.values()].map((s) => (s.result.ok ? s.result.value.dispose() : undefined)));
