@@ -100,7 +100,8 @@ export const settings = {
   fromRepo: {
     schema: yesNo,
     env: 'DOCS_FROM_REPO',
-    reach: 'local',
+    // It fetches every repository the installed packages name: not something a cloned project turns on unasked.
+    reach: 'outside',
     flag: 'fromRepo',
     commands: ['sync'],
     describe: 'sync: build docs from the repository at the installed version',
