@@ -255,6 +255,7 @@ describe('docs sync', () => {
         chunks: expect.any(Number),
         tokens: expect.any(Number),
         bytes: expect.any(Number),
+        from: 'package',
       },
     ]);
     expect(result.skipped).toEqual([

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
+import { htmlToMarkdown } from './html.js';
 import { findDocFiles } from './walk.js';
 import { fetchWebsite, nameFromHost, parseLlmsTxt, pathForUrl, splitLlmsFull } from './website.js';
 
@@ -46,6 +47,9 @@ const article = (title: string, text: string) =>
 const files = async (root: string) => (await findDocFiles(root)).map((f) => f.relativePath);
 
 beforeAll(async () => {
+  // The HTML libraries load on first use, synchronously; loaded here, their start-up (seconds on a busy machine)
+  // does not stall the test server inside the short per-request timeouts below.
+  htmlToMarkdown('<p>warm up</p>');
   temp = await mkdtemp(path.join(tmpdir(), 'docs-web-test-'));
   process.env.TMPDIR = temp;
 });
