@@ -179,6 +179,23 @@ function program(): Command {
       await config(options, globals(command));
     });
 
+  const modelsCommand = command('models')
+    .description(
+      'list the local embedders and re-rankers (models directory, Hugging Face cache) and whether each is ready',
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const { models } = await import('./commands/models.js');
+      await models(globals(command));
+    });
+  withCommonOptions(modelsCommand.command('pull'))
+    .exitOverride()
+    .description('fetch a model folder (with its ONNX export) from the Hugging Face hub into the models directory')
+    .argument('<repo>', 'the hub repository, <org>/<name>, e.g. Xenova/bge-small-en-v1.5')
+    .action(async (repo: string, _options: unknown, command: Command) => {
+      const { pull } = await import('./commands/models.js');
+      await pull(repo, globals(command));
+    });
+
   command('serve')
     .description('serve the tools to agents over MCP: stdio, or Streamable HTTP at /mcp with --http')
     .option('--http [port]', 'serve Streamable HTTP on this port instead of stdio (default 7800)')
@@ -232,5 +249,7 @@ function isExpected(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'StoreError' && (error as { code?: string }).code !== 'io') return true;
   if (error.name === 'IngestError' || error.name === 'SourceError') return true;
+  // Every EmbedError names the model, file or endpoint to fix (a missing model, an unreachable hub...).
+  if (error.name === 'EmbedError') return true;
   return error instanceof RangeError;
 }

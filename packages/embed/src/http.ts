@@ -22,8 +22,8 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The error's network code (ECONNREFUSED, ENOTFOUND…), from undici's `cause` chain. */
-function networkCode(error: unknown): string | undefined {
+/** The error's network code (ECONNREFUSED, ENOTFOUND…) or cause, from undici's `cause` chain. */
+export function networkCode(error: unknown): string | undefined {
   for (
     let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0;
     e && i < 5;
@@ -31,7 +31,9 @@ function networkCode(error: unknown): string | undefined {
   ) {
     if (typeof e.code === 'string') return e.code;
   }
-  return undefined;
+  // undici refuses some addresses itself ("bad port"), with no code
+  const cause = (error as { cause?: { message?: unknown } } | undefined)?.cause?.message;
+  return typeof cause === 'string' ? cause : undefined;
 }
 
 function describeBody(text: string): string {

@@ -5,4 +5,6 @@ export type { EmbedErrorCode } from './errors.js';
 export { EmbedError } from './errors.js';
 export { resolveHubCache, resolveModelsDir } from './locations.js';
 export { openEmbedder, openReranker } from './open.js';
+export type { PulledModel, PullOptions } from './pull.js';
+export { pullModel } from './pull.js';
 export type { CallOptions, EmbedConfig, Embedder, InputKind, Pooling, Reranker } from './types.js';
