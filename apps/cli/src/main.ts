@@ -197,8 +197,8 @@ function program(): Command {
     });
 
   command('serve')
-    .description('serve the tools to agents over MCP: stdio, or Streamable HTTP at /mcp with --http')
-    .option('--http [port]', 'serve Streamable HTTP on this port instead of stdio (default 7800)')
+    .description('serve the tools over MCP on stdio, or with --http: MCP at /mcp, a JSON API at /api/, a page at /')
+    .option('--http [port]', 'serve HTTP (MCP, the JSON API and the page) on this port instead of stdio (default 7800)')
     .option('--host <host>', 'address to bind with --http (default 127.0.0.1; any other needs a token)')
     .option('--token <token>', 'bearer token every HTTP request must carry (default: $DOCS_TOKEN)')
     .option('--libs <library...>', 'serve only these libraries (name or name@version)')
