@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +36,15 @@ afterAll(async () => {
 
 describe('docs', () => {
   it('prints its version and help', () => {
-    expect(docs('--version').stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // package.json's version, which a release sets; from a git checkout, with the commit (release-check covers the tarball).
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const commit = existsSync(fileURLToPath(new URL('../../../.git', import.meta.url)))
+      ? /\+git\.[0-9a-f]{7,}(\.dirty)?/
+      : '';
+    const version = new RegExp(`^${manifest.version.replaceAll('.', '\\.')}${commit ? commit.source : ''}\n$`);
+    expect(docs('--version').stdout).toMatch(version);
+    expect(docs('-V').stdout).toMatch(version);
+    expect(docs('--version').stdout).not.toMatch(/^0\.0\.0\n$/);
     const help = docs('--help');
     expect(help.code).toBe(0);
     for (const command of ['add', 'list', 'remove', 'get', 'search', 'read']) expect(help.stdout).toContain(command);
@@ -122,6 +130,29 @@ describe('docs', () => {
     }
     expect(docs('get', 'alpah', 'x').stderr).toMatch(/Did you mean "alpha"\?.*alpha@1\.0\.0, beta@2\.0\.0/);
     expect(await readdir(home)).toEqual(before);
+  });
+
+  it('with --json, prints an error as { error: { code, message } } on stdout too, with the same exit code', () => {
+    const cases: [string[], string][] = [
+      [['get', 'nosuchlib', 'x'], 'unknown-library'],
+      [['get', 'alpha@9', 'x'], 'unknown-version'],
+      [['get', 'alpha', 'x', '--limit', 'many'], 'invalid-argument'],
+      [['frobnicate'], 'unknown-command'],
+      [['get', 'alpha', 'x', '--colour'], 'unknown-option'],
+      [['read', 'alpha', 'no/such/page.md'], 'unknown-path'],
+      [['add', path.join(fixtures, 'missing-folder'), '--name', 'x', '--version', '1'], 'not-found'],
+    ];
+    for (const [args, code] of cases) {
+      const plain = docs(...args);
+      const result = docs(...args, '--json');
+      expect(result.code, result.stderr).toBe(plain.code);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(plain.stderr);
+      const printed = JSON.parse(result.stdout);
+      expect(Object.keys(printed)).toEqual(['error']);
+      expect(printed.error.code, args.join(' ')).toBe(code);
+      expect(`docs: ${printed.error.message}\n`).toBe(plain.stderr);
+    }
   });
 
   it('leaves nothing behind when a build is interrupted', async () => {

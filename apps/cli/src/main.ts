@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { AddOptions } from './commands/add.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { SyncOptions } from './commands/sync.js';
 import { applyConfig } from './config/apply.js';
 import { InterruptedError, UsageError } from './errors.js';
+import { cliVersion } from './version.js';
 
 /** Options every command shares, as parsed by commander. */
 export interface GlobalOptions {
@@ -53,11 +53,15 @@ function withCommonOptions(command: Command): Command {
 }
 
 function program(): Command {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   // Positional options: `add --version 1.2` is the library's version, `docs --version` the CLI's.
+  // The version is worked out only when asked for (from a checkout it asks git for the commit).
   const cli = withCommonOptions(new Command('docs'))
     .description('Local documentation search for AI agents: build, install and search documentation packages.')
-    .version(manifest.version, '-V, --version')
+    .option('-V, --version', 'print the version of docs')
+    .on('option:version', () => {
+      process.stdout.write(`${cliVersion()}\n`);
+      throw new CommanderError(0, 'commander.version', 'version printed');
+    })
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`docs: ${text.replace(/^error: /, '').trim()}\n`) });
@@ -219,29 +223,54 @@ function program(): Command {
 /**
  * Runs the docs command and returns its exit code: 0 done, 2 bad input
  * (one line on stderr), 130 interrupted, 1 an unexpected failure, which is a bug.
+ * With --json, an error is also printed on stdout as `{ "error": { "code", "message" } }`.
  */
 export async function main(argv: readonly string[]): Promise<number> {
   try {
     await program().parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are successful exits; commander already printed parse errors.
-      return error.exitCode === 0 ? 0 : 2;
-    }
-    if (error instanceof InterruptedError) {
-      process.stderr.write(`docs: ${error.message}\n`);
-      return 130;
-    }
-    if (error instanceof UsageError || isExpected(error)) {
-      process.stderr.write(`docs: ${(error as Error).message}\n`);
-      return 2;
-    }
-    process.stderr.write(
-      `docs: unexpected error (this is a bug, please report it): ${(error as Error)?.stack ?? String(error)}\n`,
-    );
-    return 1;
+    const failure = describeFailure(error);
+    if (failure.exitCode === 0) return 0;
+    // Commander has already printed its own parse errors on stderr.
+    if (!(error instanceof CommanderError)) process.stderr.write(`docs: ${failure.message}\n`);
+    if (wantsJson(argv))
+      process.stdout.write(`${JSON.stringify({ error: { code: failure.code, message: failure.message } }, null, 2)}\n`);
+    return failure.exitCode;
   }
+}
+
+interface Failure {
+  readonly exitCode: number;
+  /** A stable, machine-readable name of what went wrong. */
+  readonly code: string;
+  readonly message: string;
+}
+
+function describeFailure(error: unknown): Failure {
+  if (error instanceof CommanderError) {
+    // Help and version are successful exits; the rest are parse errors (`commander.unknownOption` → `unknown-option`).
+    const code = error.code.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    return { exitCode: error.exitCode === 0 ? 0 : 2, code, message: error.message.replace(/^error: /, '').trim() };
+  }
+  if (error instanceof InterruptedError) return { exitCode: 130, code: 'interrupted', message: error.message };
+  if (error instanceof UsageError) return { exitCode: 2, code: error.code, message: error.message };
+  if (isExpected(error)) {
+    const { code } = error as { code?: unknown };
+    const named = typeof code === 'string' ? code : error instanceof RangeError ? 'invalid-argument' : 'usage';
+    return { exitCode: 2, code: named, message: (error as Error).message };
+  }
+  return {
+    exitCode: 1,
+    code: 'internal',
+    message: `unexpected error (this is a bug, please report it): ${(error as Error)?.stack ?? String(error)}`,
+  };
+}
+
+/** --json anywhere before a `--` (parse errors happen before commander knows the options). */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }
 
 /** Errors that describe bad input or a refused file, not a bug. */

@@ -13,7 +13,7 @@ export async function read(
   const store = openStore(globals);
   try {
     const page = await readDoc(store, library, path, options);
-    if (page.status !== 'ok') throw new UsageError(page.message);
+    if (page.status !== 'ok') throw new UsageError(page.message, { code: page.status });
     if (globals.json) {
       printJson(page);
       return;

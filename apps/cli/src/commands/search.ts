@@ -38,7 +38,7 @@ export async function search(
 function show(response: SearchResponse, globals: GlobalOptions): void {
   // An unknown library is bad input: one line on stderr, exit 2. "Nothing matched" is an answer.
   if (response.status === 'unknown-library' || response.status === 'unknown-version')
-    throw new UsageError(response.message);
+    throw new UsageError(response.message, { code: response.status });
   if (globals.json) {
     printJson(response);
     return;

@@ -28,12 +28,13 @@ export function readApprovals(userDir: string): Approvals {
   let approved: Record<string, string> = {};
   try {
     const parsed = approvalsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    if (!parsed.success) throw new UsageError(`${file} is damaged: remove it and approve your project configs again`);
+    if (!parsed.success)
+      throw new UsageError(`${file} is damaged: remove it and approve your project configs again`, { code: 'config' });
     approved = parsed.data.approved;
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, { code: 'config' });
   }
   return approvals(userDir, approved);
 }

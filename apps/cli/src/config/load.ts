@@ -91,24 +91,28 @@ export function readConfigFile(file: string): ConfigFile {
     bytes = readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, exists: false, values: {}, hash: '' };
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, { code: 'config' });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`, { code: 'config' });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new UsageError(`${file} must hold one JSON object of settings, such as { "tokens": 4000 }`);
+    throw new UsageError(`${file} must hold one JSON object of settings, such as { "tokens": 4000 }`, {
+      code: 'config',
+    });
   const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (key === '$schema') continue;
     if (!isSettingKey(key))
-      throw new UsageError(`${file}: unknown setting "${key}" (known: ${settingKeys.join(', ')})`);
+      throw new UsageError(`${file}: unknown setting "${key}" (known: ${settingKeys.join(', ')})`, { code: 'config' });
     const parsed = settings[key].schema.safeParse(value);
     if (!parsed.success)
-      throw new UsageError(`${file}: "${key}" is not valid: ${parsed.error.issues[0]?.message ?? 'bad value'}`);
+      throw new UsageError(`${file}: "${key}" is not valid: ${parsed.error.issues[0]?.message ?? 'bad value'}`, {
+        code: 'config',
+      });
     values[key] = 'isPath' in settings[key] ? resolvePath(parsed.data as string, path.dirname(file)) : parsed.data;
   }
   return { file, exists: true, values: values as Settings, hash: createHash('sha256').update(bytes).digest('hex') };
@@ -208,7 +212,9 @@ export class Config {
     if (raw === undefined || raw === '') return undefined;
     const parsed = spec.schema.safeParse(raw);
     if (!parsed.success)
-      throw new UsageError(`$${spec.env} is not valid: ${parsed.error.issues[0]?.message ?? 'bad value'}`);
+      throw new UsageError(`$${spec.env} is not valid: ${parsed.error.issues[0]?.message ?? 'bad value'}`, {
+        code: 'config',
+      });
     const value = 'isPath' in spec ? resolvePath(parsed.data as string, process.cwd()) : parsed.data;
     return value as SettingValue<K>;
   }
@@ -241,7 +247,7 @@ export class Config {
 
   /** Approves the project config's current content (`docs config --approve`). */
   approveProject(): void {
-    if (!this.project) throw new UsageError(`no ${projectConfigName} here or in a parent folder`);
+    if (!this.project) throw new UsageError(`no ${projectConfigName} here or in a parent folder`, { code: 'config' });
     this.#approvals = this.#approvals.approve(this.project.file, this.project.hash);
   }
 }
