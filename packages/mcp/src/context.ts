@@ -54,7 +54,13 @@ export interface Unresolved {
   readonly suggestion?: string;
 }
 
-export type Resolved = { readonly ok: true; readonly pkg: InstalledPackage } | ({ readonly ok: false } & Unresolved);
+export type Resolved =
+  | {
+      readonly ok: true;
+      readonly pkg: InstalledPackage /** A prerelease was taken for a range. */;
+      readonly note?: string;
+    }
+  | ({ readonly ok: false } & Unresolved);
 
 /**
  * Finds the package a tool call asks for, among those this server serves.
@@ -64,8 +70,9 @@ export type Resolved = { readonly ok: true; readonly pkg: InstalledPackage } | (
  */
 export async function resolveLibrary(context: DocsToolContext, library: string, version?: string): Promise<Resolved> {
   const found = await context.store.resolve(library, version);
+  const note = found.ok && found.note ? { note: found.note } : {};
   if (!isScoped(context)) {
-    if (found.ok) return { ok: true, pkg: found.value };
+    if (found.ok) return { ok: true, pkg: found.value, ...note };
     return {
       ok: false,
       status: found.error.code,
@@ -80,7 +87,7 @@ export async function resolveLibrary(context: DocsToolContext, library: string, 
   const served = await servedPackages(context);
   const labels = served.map(formatPackageId);
   const scope = (context.libraries ?? []).join(', ');
-  if (found.ok && served.some((p) => p.file === found.value.file)) return { ok: true, pkg: found.value };
+  if (found.ok && served.some((p) => p.file === found.value.file)) return { ok: true, pkg: found.value, ...note };
   const { name, version: asked } = parsePackageSpec(library.trim());
   const wantedVersion = version ?? asked;
   const sameLibrary = served.filter((p) => sameName(p.name, name));

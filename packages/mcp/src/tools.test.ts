@@ -171,6 +171,18 @@ describe('get_docs', () => {
     }
   });
 
+  it('takes a prerelease for a range no release meets, and says so', async () => {
+    const store = await storeWith([
+      ['testlib', '1.0.0', [timers]],
+      ['testlib', '2.0.0-rc.2', [timers]],
+    ]);
+    const { call } = await connect({ store });
+    const result = await call('get_docs', { library: 'testlib@2', topic: 'fake timers' });
+    expect(result.isError).toBeFalsy();
+    expect(data(result).searched).toEqual(['testlib@2.0.0-rc.2']);
+    expect(data(result).message).toMatch(/^testlib has no release matching "2"; using the prerelease 2\.0\.0-rc\.2\. /);
+  });
+
   it('pages, and lists without content in the index format', async () => {
     const { call } = await connect({ store: full });
     const first = await call('get_docs', { library: 'testlib', topic: 'timers', limit: 1, format: 'index' });

@@ -70,7 +70,8 @@ export async function getDocs(
   const found = await store.resolve(library, options.version);
   if (!found.ok) return unresolved(found.error);
   const target = targetOf(store, found.value);
-  return search([target], topic, resolved, { alsoDrop: [found.value.name.replace(/^@[^/]+\//, '')] });
+  const response = await search([target], topic, resolved, { alsoDrop: [found.value.name.replace(/^@[^/]+\//, '')] });
+  return withNotes(response, found.note ? [found.note] : []);
 }
 
 /**
@@ -88,11 +89,13 @@ export async function searchAll(
 ): Promise<SearchResponse> {
   const resolved = resolveOptions(options);
   let packages: InstalledPackage[];
+  const notes: string[] = [];
   if (options.libraries && options.libraries.length > 0) {
     packages = [];
     for (const spec of options.libraries) {
       const found = await store.resolve(spec);
       if (!found.ok) return unresolved(found.error);
+      if (found.note) notes.push(found.note);
       if (!packages.some((p) => p.file === found.value.file)) packages.push(found.value);
     }
   } else {
@@ -101,12 +104,13 @@ export async function searchAll(
     packages = (await store.list()).filter((p) => !seen.has(p.name) && seen.add(p.name));
   }
   if (packages.length === 0) return unresolved({ code: 'no-packages', message: '', installed: [] });
-  return search(
+  const response = await search(
     packages.map((p) => targetOf(store, p)),
     topic,
     resolved,
     {},
   );
+  return withNotes(response, notes);
 }
 
 function targetOf(store: PackageStore, pkg: InstalledPackage): Target {
@@ -478,6 +482,11 @@ function empty(
 
 /** What answered a search that never reached a retriever. */
 const LEXICAL: RetrievalInfo = { mode: 'lexical' };
+
+/** Puts what the caller should know about how a library was chosen (a prerelease for a range) first in the message. */
+function withNotes(response: SearchResponse, notes: readonly string[]): SearchResponse {
+  return notes.length === 0 ? response : { ...response, message: `${notes.join('; ')}. ${response.message}` };
+}
 
 function unresolved(error: ResolveError): SearchResponse {
   if (error.code === 'no-packages') {

@@ -186,6 +186,36 @@ describe('PackageStore', () => {
     await store.close();
   });
 
+  it('resolves a range to a release, else to a prerelease of a version in it, and says so', async () => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    await store.install(await build('vitest', '4.2.0'));
+    await store.install(await build('vitest', '5.0.0-rc.2'));
+    await store.install(await build('vitest', '5.0.0-beta.1'));
+    await store.install(await build('vitest', '4.3.0-beta.0'));
+    const cases: [string, string, boolean][] = [
+      ['vitest@5', '5.0.0-rc.2', true],
+      ['vitest@^5.0.0', '5.0.0-rc.2', true],
+      ['vitest@5.x', '5.0.0-rc.2', true],
+      ['vitest@~5.0.0', '5.0.0-rc.2', true],
+      // A release in the range wins over a higher prerelease of it.
+      ['vitest@4', '4.2.0', false],
+      ['vitest@>=4.2.0', '4.2.0', false],
+      // A range that names a prerelease of its own tuple takes it as semver does, with no note.
+      ['vitest@>=5.0.0-beta.0 <5.0.0', '5.0.0-rc.2', false],
+    ];
+    for (const [spec, version, noted] of cases) {
+      const found = await store.resolve(spec);
+      if (!found.ok) throw new Error(`${spec}: ${found.error.message}`);
+      expect(found.value.version, spec).toBe(version);
+      expect(found.note !== undefined, spec).toBe(noted);
+    }
+    const five = await store.resolve('vitest@5');
+    expect(five.ok && five.note).toBe('vitest has no release matching "5"; using the prerelease 5.0.0-rc.2');
+    const six = await store.resolve('vitest@6');
+    expect(!six.ok && six.error.code).toBe('unknown-version');
+    await store.close();
+  });
+
   it('refuses to read an installed package of an older format, saying so instead of failing in SQL', async () => {
     const store = new PackageStore(path.join(dir, 'home'));
     const { installed } = await store.install(await build('vitest', '4.0.0'));

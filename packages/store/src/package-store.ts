@@ -37,7 +37,12 @@ export interface ResolveError {
 }
 
 export type ResolveResult =
-  | { readonly ok: true; readonly value: InstalledPackage }
+  | {
+      readonly ok: true;
+      readonly value: InstalledPackage;
+      /** Set when the version asked for was only met by a prerelease; says which, for the user. */
+      readonly note?: string;
+    }
   | { readonly ok: false; readonly error: ResolveError };
 
 /** Partial files older than this are left over from a crash and may be removed. */
@@ -105,7 +110,9 @@ export class PackageStore {
   /**
    * Finds an installed package by `name` or `name@version` (case-insensitive).
    * A bare name gives the highest version; a version that is not installed
-   * exactly but is a semver range ("5", "^5.0.0") gives the highest match.
+   * exactly but is a semver range ("5", "^5.0.0") gives the highest release in
+   * it, else the highest prerelease of a version in it (`5` → 5.0.0-rc.2, which
+   * semver alone leaves out of `5`), with a `note` saying so.
    */
   async resolve(spec: string, version?: string): Promise<ResolveResult> {
     const installed = await this.list();
@@ -138,10 +145,18 @@ export class PackageStore {
     const exact = versions.find((p) => p.version.toLowerCase() === wantedVersion.toLowerCase());
     if (exact) return { ok: true, value: exact };
     const range = semver.validRange(wantedVersion, { loose: true });
-    const inRange = range
-      ? versions.find((p) => semver.satisfies(p.version, range, { includePrerelease: true, loose: true }))
-      : undefined;
-    if (inRange) return { ok: true, value: inRange };
+    if (range) {
+      // Releases first, as npm picks them (a prerelease only where the range names one of its own tuple).
+      const release = versions.find((p) => semver.satisfies(p.version, range, { loose: true }));
+      if (release) return { ok: true, value: release };
+      const prerelease = versions.find((p) => isPrereleaseIn(p.version, range));
+      if (prerelease)
+        return {
+          ok: true,
+          value: prerelease,
+          note: `${prerelease.name} has no release matching "${wantedVersion}"; using the prerelease ${prerelease.version}`,
+        };
+    }
     return {
       ok: false,
       error: {
@@ -301,4 +316,17 @@ export class PackageStore {
 
 function describeInstalled(installed: readonly InstalledPackage[]): string {
   return installed.length === 0 ? '(none)' : installed.map(formatPackageId).join(', ');
+}
+
+/**
+ * Whether a prerelease belongs to a range: it satisfies the range once
+ * prereleases count, or the release it leads to (5.0.0-rc.2 → 5.0.0) does.
+ */
+function isPrereleaseIn(version: string, range: string): boolean {
+  const parsed = semver.parse(version, { loose: true });
+  if (!parsed || parsed.prerelease.length === 0) return false;
+  return (
+    semver.satisfies(parsed, range, { includePrerelease: true, loose: true }) ||
+    semver.satisfies(`${parsed.major}.${parsed.minor}.${parsed.patch}`, range, { loose: true })
+  );
 }

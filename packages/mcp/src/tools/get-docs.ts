@@ -49,7 +49,11 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       limit: args.limit,
       offset: args.offset,
     });
-    const output = searchOutputOf(response, args.offset);
+    // The library was resolved here, so say here when a range was met only by a prerelease.
+    const output = searchOutputOf(
+      found.note ? { ...response, message: `${found.note}. ${response.message}` } : response,
+      args.offset,
+    );
     return answer(output, renderSearch(output, 'get_docs'), response.status !== 'ok' && response.status !== 'no-match');
   },
 };
