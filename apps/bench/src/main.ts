@@ -3,6 +3,7 @@
 // runs can be compared across commits. Usage:
 //
 //   pnpm bench [corpus] [--queries file.jsonl] [--runs N] [--out results.json] [--many 100,1000]
+//              [--http-clients 20] [--http-requests 1000]
 //
 // corpus defaults to ../shared/corpus; the questions default to
 // <corpus>/../eval/queries-dev.jsonl. Every store it builds lives in a temp
@@ -19,6 +20,7 @@ import { getDocs, searchAll } from '@docs/search';
 import { PackageStore, packageFileName, parsePackageSpec } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { churn, type LoadResult, load, startServe } from './http-api.js';
 
 interface Question {
   readonly query: string;
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '5' },
       out: { type: 'string', default: 'bench-results.json' },
       many: { type: 'string', default: '100,1000' },
+      'http-clients': { type: 'string', default: '20' },
+      'http-requests': { type: 'string', default: '1000' },
     },
   });
   const corpus = path.resolve(positionals[0] ?? path.join(root, '../shared/corpus'));
@@ -193,6 +197,43 @@ async function main(): Promise<void> {
     const cli = latency(cliSamples);
     results.cliSearch = cli;
     table.push(['docs search, whole process', `p50 ${cli.p50.toFixed(0)} ms, p95 ${cli.p95.toFixed(0)} ms`]);
+
+    // The JSON API under load, from a `docs serve --http` of its own: steady, then while a package comes and goes.
+    const clients = Number(values['http-clients']);
+    const perClient = Number(values['http-requests']);
+    if (clients > 0 && perClient > 0) {
+      const paths = questions.map((q) => {
+        const params = new URLSearchParams({ q: q.query });
+        if (q.library) params.set('library', q.library);
+        return `/api/search?${params}`;
+      });
+      const smallest = [...perLibrary].sort((a, b) => a[1].bytes - b[1].bytes)[0]?.[0] as string;
+      const extra = await buildPackage({
+        root: path.join(corpus, smallest),
+        name: 'churn',
+        version: '1.0.0',
+        output: path.join(work, 'churn@1.0.0.db'),
+      });
+      const serve = await startServe(bin, home);
+      try {
+        for (const p of paths) await load(serve.origin, [p], 1, 1);
+        const steady = await load(serve.origin, paths, clients, perClient);
+        const running = load(serve.origin, paths, clients, perClient);
+        const churnStore = new PackageStore(home);
+        const [changing, cycles] = await Promise.all([
+          running,
+          churn(churnStore, extra.output, 'churn@1.0.0', running),
+        ]).finally(() => churnStore.close());
+        results.httpApi = { clients, perClient, steady, whileChanging: { ...changing, cycles } };
+        const row = (r: LoadResult) =>
+          `p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, ${r.perSecond.toFixed(0)} req/s, ${r.errors} errors`;
+        table.push([`HTTP /api/search, ${clients} clients × ${perClient}`, row(steady)]);
+        table.push([`  while a package is added and removed (${cycles}×)`, row(changing)]);
+        for (const sample of [...steady.errorSamples, ...changing.errorSamples]) process.stderr.write(`${sample}\n`);
+      } finally {
+        await serve.stop();
+      }
+    }
     await store.close();
 
     // Many libraries: the corpus packages again under new names, as hard links.

@@ -1,0 +1,141 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import type { PackageStore } from '@docs/store';
+
+// The JSON API under load: `docs serve --http` in a process of its own, and parallel
+// keep-alive clients on 127.0.0.1 each sending its share of /api/search requests.
+
+/** What a load run measured. */
+export interface LoadResult {
+  readonly requests: number;
+  /** Answers other than 200 with a JSON body, and requests that failed outright. */
+  readonly errors: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly max: number;
+  readonly seconds: number;
+  readonly perSecond: number;
+  /** The first few errors, to say what went wrong. */
+  readonly errorSamples: readonly string[];
+}
+
+/** A running `docs serve --http`. */
+export interface ServeProcess {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `docs serve --http 0` over a store and waits for the address it prints. */
+export function startServe(bin: string, home: string): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [bin, 'serve', '--http', '0', '--home', home], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      stderr += chunk;
+      const ready = /ready at (http:\/\/[^/\s]+)\/mcp/.exec(stderr);
+      if (ready?.[1]) resolve({ origin: ready[1], stop: () => stop(child) });
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`docs serve --http exited ${code} before it was ready: ${stderr}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function get(agent: Agent, origin: string, path: string): Promise<{ status: number; body: string }> {
+  const url = new URL(path, origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Sends `clients × perClient` GET requests, `clients` at a time (each client
+ * one after another over its keep-alive connection), cycling through `paths`.
+ */
+export async function load(
+  origin: string,
+  paths: readonly string[],
+  clients: number,
+  perClient: number,
+): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const samples: number[] = [];
+  const errorSamples: string[] = [];
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let i = 0; i < perClient; i++) {
+        const path = paths[(client * perClient + i) % paths.length] as string;
+        const t0 = performance.now();
+        try {
+          const answer = await get(agent, origin, path);
+          samples.push(performance.now() - t0);
+          JSON.parse(answer.body);
+          if (answer.status !== 200) throw new Error(`${answer.status} ${answer.body.slice(0, 200)}`);
+        } catch (error) {
+          errors++;
+          if (errorSamples.length < 5) errorSamples.push(`${path}: ${(error as Error).message}`);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  const sorted = samples.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? Number.NaN;
+  const requests = clients * perClient;
+  return {
+    requests,
+    errors,
+    p50: at(0.5),
+    p95: at(0.95),
+    max: sorted.at(-1) ?? Number.NaN,
+    seconds,
+    perSecond: requests / seconds,
+    errorSamples,
+  };
+}
+
+/**
+ * Installs and removes a package over and over (as `docs add` and `docs
+ * remove` would, from another process than the server's) until `done`
+ * settles; returns how many times it did both.
+ */
+export async function churn(store: PackageStore, file: string, spec: string, done: Promise<unknown>): Promise<number> {
+  let finished = false;
+  void done.finally(() => {
+    finished = true;
+  });
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+  let cycles = 0;
+  while (!finished) {
+    await store.install(file);
+    await pause();
+    await store.remove(spec);
+    await pause();
+    cycles++;
+  }
+  return cycles;
+}
