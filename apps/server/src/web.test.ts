@@ -30,6 +30,7 @@ declare const window: { readonly __xss?: unknown };
 let dir: string;
 let server: RunningHttpServer;
 let empty: RunningHttpServer;
+let guarded: RunningHttpServer;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 const pageErrors: string[] = [];
@@ -42,6 +43,7 @@ beforeAll(async () => {
   for (const name of ['linked', 'hostile'] as const) await installWebPackage(home, name);
   server = await startHttpServer({ home, port: 0 });
   empty = await startHttpServer({ home: path.join(dir, 'empty-home'), port: 0 });
+  guarded = await startHttpServer({ home, port: 0, token: 'page-secret' });
   browser = await launchChromium();
   page = browser.context.pages()[0] ?? (await browser.context.newPage());
   // Generous for a busy CI machine; a passing run waits far less.
@@ -57,6 +59,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   await empty?.close();
+  await guarded?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -158,6 +161,18 @@ describe('the web page', () => {
     await page.goto(empty.pageUrl);
     await page.locator('#empty').waitFor({ state: 'visible' });
     expect(await page.locator('#empty').textContent()).toContain('docs add');
+  });
+
+  it('asks for the token of a server that has one, then searches with it', async () => {
+    await page.goto(guarded.pageUrl);
+    await page.locator('#token-input').waitFor({ state: 'visible' });
+    expect(await page.locator('.result').count()).toBe(0);
+    await page.locator('#token-input').fill('page-secret');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#library-list li').count()).toBe(5);
+    await page.locator('#q').fill('fake timers');
+    await waitForResults('fake timers');
+    expect(await labels()).toEqual(['testlib@1.0.0']);
   });
 
   it('keeps documentation inert: no payload in a page, title, heading, description or link runs', async () => {
