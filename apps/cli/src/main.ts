@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { AddOptions } from './commands/add.js';
+import type { EmbedOptions } from './commands/embed.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { SyncOptions } from './commands/sync.js';
 import { applyConfig } from './config/apply.js';
@@ -18,6 +19,9 @@ export interface QueryOptions {
   readonly limit: number;
   readonly offset: number;
   readonly format: 'full' | 'index';
+  readonly mode?: 'lexical' | 'hybrid';
+  readonly embed?: string;
+  readonly rerank?: string;
 }
 
 function wholeNumber(value: string): number {
@@ -43,6 +47,20 @@ function withQueryOptions(command: Command): Command {
     .addOption(new Option('--offset <n>', 'results to skip').argParser(wholeNumber).default(0))
     .addOption(
       new Option('--format <format>', 'full: with content; index: without').choices(['full', 'index']).default('full'),
+    )
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'lexical: keywords alone; hybrid: keywords and meaning, for packages with vectors (default: hybrid where a package has vectors and their model is here)',
+      ).choices(['lexical', 'hybrid']),
+    )
+    .option(
+      '--embed <spec>',
+      'query embedder: a model folder, a model name or openai:<model> (default: $DOCS_EMBED, else the model each package was embedded with)',
+    )
+    .option(
+      '--rerank <spec>',
+      're-rank the first results with this cross-encoder: a model folder, a model name or openai:<model> (default: $DOCS_RERANK)',
     );
 }
 
@@ -96,6 +114,10 @@ function program(): Command {
       new Option('--max-pages <n>', 'website: fetch at most this many pages (default 500)').argParser(positiveNumber),
     )
     .addOption(new Option('--timeout <seconds>', 'website: per request (default 15)').argParser(positiveNumber))
+    .option(
+      '--embed <spec>',
+      'also store a vector per section, made by this embedder: a model folder, a model name or openai:<model> (see docs embed)',
+    )
     .action(async (source: string, options: AddOptions, command: Command) => {
       const { add } = await import('./commands/add.js');
       await add(source, options, globals(command));
@@ -119,6 +141,23 @@ function program(): Command {
     .action(async (dir: string, options: SyncOptions, command: Command) => {
       const { sync } = await import('./commands/sync.js');
       await sync(dir, options, globals(command));
+    });
+
+  command('embed')
+    .description(
+      'add vectors to installed packages (no re-parsing), so searches can use meaning as well as keywords; resumable',
+    )
+    .argument('[library...]', 'name or name@version of each library to embed')
+    .option('--all', 'every installed library (the highest version of each)')
+    .option('--embed <spec>', 'the embedder: a model folder, a model name or openai:<model> (default: $DOCS_EMBED)')
+    .addOption(
+      new Option('--batch-size <n>', 'sections per batch, committed as it is done (default 32)').argParser(
+        positiveNumber,
+      ),
+    )
+    .action(async (libraries: string[], options: EmbedOptions, command: Command) => {
+      const { embed } = await import('./commands/embed.js');
+      await embed(libraries, options, globals(command));
     });
 
   command('list')
@@ -206,6 +245,11 @@ function program(): Command {
     .option('--host <host>', 'address to bind with --http (default 127.0.0.1; any other needs a token)')
     .option('--token <token>', 'bearer token every HTTP request must carry (default: $DOCS_TOKEN)')
     .option('--libs <library...>', 'serve only these libraries (name or name@version)')
+    .option(
+      '--embed <spec>',
+      "query embedder for packages with vectors (default: $DOCS_EMBED, else each package's own)",
+    )
+    .option('--rerank <spec>', 're-rank the first results with this cross-encoder (default: $DOCS_RERANK)')
     .action(async (options: ServeOptions, command: Command) => {
       const { serve } = await import('./commands/serve.js');
       await serve(options, globals(command));

@@ -1,5 +1,6 @@
 import { readFileSync, watch } from 'node:fs';
 import { registerDocsTools } from '@docs/mcp';
+import type { SearchModels } from '@docs/search';
 import { PackageStore, resolveHome } from '@docs/store';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
@@ -11,6 +12,8 @@ export interface ServerOptions {
   readonly store?: PackageStore;
   /** Serve only these libraries (`name` or `name@version`). @default every installed library */
   readonly libraries?: readonly string[];
+  /** Where searches get a query embedder and a re-ranker (see openModels in @docs/search); left open by close(). @default none: lexical */
+  readonly models?: SearchModels;
   /** Watch the store directory and tell clients when the libraries change, not only at the next call. @default false */
   readonly watch?: boolean;
   /** Where to write a line about failures and state changes; never stdout for stdio. @default none */
@@ -56,6 +59,7 @@ export async function createServer(options: ServerOptions = {}): Promise<DocsSer
   const tools = await registerDocsTools(server, {
     store,
     ...(options.libraries && options.libraries.length > 0 ? { libraries: options.libraries } : {}),
+    ...(options.models ? { models: options.models } : {}),
     onError: (error, tool) => options.log?.(`${tool}: ${error instanceof Error ? error.message : String(error)}`),
   });
   const watcher = options.watch

@@ -89,6 +89,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     const docs = await createServer({
       store,
       ...(options.libraries ? { libraries: options.libraries } : {}),
+      ...(options.models ? { models: options.models } : {}),
       ...(log ? { log } : {}),
     });
     // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.

@@ -3,6 +3,8 @@
 
 export type { BuildOptions, BuildProgress, BuildSummary } from './build.js';
 export { buildPackage } from './build.js';
+export type { EmbedPackageOptions, EmbedProgress, EmbedSummary } from './embed-package.js';
+export { embedPackage } from './embed-package.js';
 export type { IngestErrorCode } from './errors.js';
 export { IngestError } from './errors.js';
 export type { DocFormat } from './formats/convert.js';

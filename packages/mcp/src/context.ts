@@ -1,3 +1,4 @@
+import type { SearchModels } from '@docs/search';
 import { formatPackageId, type InstalledPackage, type PackageStore, parsePackageSpec } from '@docs/store';
 
 /** What the tools work on. */
@@ -10,6 +11,8 @@ export interface DocsToolContext {
    * @default every installed library
    */
   readonly libraries?: readonly string[];
+  /** Where searches get a query embedder and a re-ranker; none → lexical. @default none */
+  readonly models?: SearchModels;
   /** Told of every failure a tool turned into an error result, for the server's log. */
   readonly onError?: (error: unknown, tool: string) => void;
 }

@@ -20,6 +20,12 @@ export function searchOutputOf(response: SearchResponse, offset: number): Search
     ...(response.results.length > 0 && next < response.total ? { nextOffset: next } : {}),
     ...(response.installed ? { installed: [...response.installed] } : {}),
     ...(response.suggestion ? { suggestion: response.suggestion } : {}),
+    retrieval: {
+      mode: response.retrieval.mode,
+      ...(response.retrieval.embedder ? { embedder: response.retrieval.embedder } : {}),
+      ...(response.retrieval.reranker ? { reranker: response.retrieval.reranker } : {}),
+      ...(response.retrieval.notes ? { notes: [...response.retrieval.notes] } : {}),
+    },
   };
 }
 
@@ -45,7 +51,7 @@ export function unresolvedOutput(error: Unresolved): SearchOutput {
  * and how to get more.
  */
 export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_all'): string {
-  if (output.results.length === 0) return output.message;
+  if (output.results.length === 0) return [output.message, ...retrievalText(output)].join('\n');
   const lines: string[] = [];
   const index = output.results.every((r) => r.content === undefined);
   for (const r of output.results) {
@@ -60,8 +66,24 @@ export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_al
   const more = output.nextOffset === undefined ? '' : ` More: call ${tool} again with offset ${output.nextOffset}.`;
   const tokens = index ? '' : `; ${output.totalTokens} tokens`;
   const next = index ? ' Read a page with read_doc (library, path), or search again with format "full".' : '';
-  lines.push(`${output.message}${tokens}.${more}${next}`);
+  lines.push(`${output.message}${tokens}.${more}${next}`, ...retrievalText(output));
   return lines.join('\n');
+}
+
+/** What answered, when there is something to say: hybrid and its models, or why a library answered lexically. */
+function retrievalText(output: SearchOutput): string[] {
+  const retrieval = output.retrieval;
+  if (!retrieval) return [];
+  const notes = retrieval.notes ?? [];
+  const models = [
+    retrieval.embedder ? `embedder ${retrieval.embedder}` : '',
+    retrieval.reranker ? `re-ranked by ${retrieval.reranker}` : '',
+  ].filter(Boolean);
+  if (models.length === 0 && notes.length === 0) return [];
+  return [
+    `Retrieval: ${retrieval.mode}${models.length > 0 ? ` (${models.join(', ')})` : ''}.`,
+    ...notes.map((n) => `- ${n}`),
+  ];
 }
 
 /** The text of an error about a library: the message names what is available and the closest name. */

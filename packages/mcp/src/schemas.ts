@@ -57,6 +57,24 @@ export const offsetInput = z
   .default(0)
   .describe('Results to skip, for the next page: pass the nextOffset of the previous answer. Default 0.');
 
+export const modeInput = z
+  .enum(['lexical', 'hybrid'])
+  .optional()
+  .describe(
+    '"lexical": match the words of the topic; "hybrid": also match by meaning, for libraries whose docs have vectors. Default: hybrid wherever the docs have vectors and this server has their model, else lexical. The answer says which ran in `retrieval`.',
+  );
+
+export const retrievalOutput = z
+  .object({
+    mode: z
+      .enum(['lexical', 'hybrid'])
+      .describe('hybrid when vectors took part for at least one library, else lexical'),
+    embedder: z.string().optional().describe('The embedding model whose vectors took part'),
+    reranker: z.string().optional().describe('The re-ranker that reordered the first results'),
+    notes: z.array(z.string()).optional().describe('Why a library answered lexically, or why no re-ranking ran'),
+  })
+  .describe('Which retrieval answered, and why');
+
 const resolutionStatus = ['no-packages', 'unknown-library', 'unknown-version'] as const;
 
 export const docResultOutput = z.object({
@@ -90,6 +108,7 @@ export const searchOutput = z.object({
       .describe('Whether results hold all of the words (or their synonyms) or only some'),
   }),
   nextOffset: z.number().int().optional().describe('Offset of the next page, when there are more results'),
+  retrieval: retrievalOutput.optional(),
   installed: z
     .array(z.string())
     .optional()

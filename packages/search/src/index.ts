@@ -1,6 +1,8 @@
 // This file is the public API of @docs/search.
 export type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from './models.js';
 export { heldModels } from './models.js';
+export type { ModelSpecs, OpenModels } from './open-models.js';
+export { openModels } from './open-models.js';
 export type { ResultFormat, RetrievalMode, SearchAllOptions, SearchOptions } from './options.js';
 export type { AnalyzedQuery } from './query.js';
 export { analyzeQuery } from './query.js';

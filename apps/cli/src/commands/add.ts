@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type BuildProgress, type BuildSummary, buildPackage } from '@docs/ingest';
+import type { Embedder } from '@docs/embed';
+import { type BuildProgress, type BuildSummary, buildPackage, type EmbedSummary } from '@docs/ingest';
 import { detectSource, installPackageFile, openSource, type ResolvedSource, type SourceProgress } from '@docs/sources';
 import {
   assertValidName,
@@ -14,6 +15,7 @@ import {
 import { openStore, printJson } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { GlobalOptions } from '../main.js';
+import { embedOne } from './embed.js';
 
 export interface AddOptions {
   readonly name?: string;
@@ -24,6 +26,7 @@ export interface AddOptions {
   readonly save?: string;
   readonly maxPages?: number;
   readonly timeout?: number;
+  readonly embed?: string;
 }
 
 /**
@@ -45,8 +48,26 @@ export async function add(input: string, options: AddOptions, globals: GlobalOpt
     // Known before fetching anything: a website's name can only come from its host.
     throw new UsageError(`say which library ${input} documents: --name <name>`);
   }
+  // Opened before the build, so a model that is not there fails in a second, not after the build.
+  const embedder =
+    options.embed === undefined ? undefined : await (await import('@docs/embed')).openEmbedder(options.embed);
+  try {
+    await addSource(store, input, spec, options, globals, embedder);
+  } finally {
+    await embedder?.close();
+  }
+}
+
+async function addSource(
+  store: PackageStore,
+  input: string,
+  spec: Exclude<Awaited<ReturnType<typeof detectSource>>, { kind: 'package-file' }>,
+  options: AddOptions,
+  globals: GlobalOptions,
+  embedder: Embedder | undefined,
+): Promise<void> {
   const progress = !globals.json && process.stderr.isTTY ? progressLine() : undefined;
-  await interruptible(`interrupted; nothing was added to ${store.dir}`, async (signal) => {
+  const built = await interruptible(`interrupted; nothing was added to ${store.dir}`, async (signal) => {
     let source: ResolvedSource | undefined;
     try {
       source = await openSource(spec, {
@@ -83,19 +104,31 @@ export async function add(input: string, options: AddOptions, globals: GlobalOpt
       });
       progress?.clear();
       const { installed, replaced } = await store.install(summary.output, { move: true });
-      const saved = options.save === undefined ? undefined : await savePackage(installed, options.save);
-      report(source, summary, { library: formatPackageId(installed), file: installed.file, replaced, saved }, globals);
+      return { source, summary, installed, replaced };
     } finally {
       progress?.clear();
       await source?.dispose();
     }
   });
+  // The package is installed and answers lexically from here; the vectors replace it whole when all are made.
+  const embedded = embedder
+    ? await embedOne(store, built.installed, embedder, { announce: false }, globals)
+    : undefined;
+  const installed = embedded?.installed ?? built.installed;
+  const saved = options.save === undefined ? undefined : await savePackage(installed, options.save);
+  report(
+    built.source,
+    built.summary,
+    { library: formatPackageId(installed), file: installed.file, replaced: built.replaced, saved },
+    globals,
+    embedded,
+  );
 }
 
 async function addPackageFile(store: PackageStore, file: string, options: AddOptions, globals: GlobalOptions) {
-  const misplaced = (['name', 'version', 'description', 'ref', 'path', 'save', 'maxPages', 'timeout'] as const).filter(
-    (key) => options[key] !== undefined,
-  );
+  const misplaced = (
+    ['name', 'version', 'description', 'ref', 'path', 'save', 'maxPages', 'timeout', 'embed'] as const
+  ).filter((key) => options[key] !== undefined);
   if (misplaced.length > 0) {
     throw new UsageError(
       `a package file is installed as it was built; ${misplaced.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} do not apply`,
@@ -125,6 +158,7 @@ function report(
   summary: BuildSummary,
   installed: { library: string; file: string; replaced: boolean; saved: string | undefined },
   globals: GlobalOptions,
+  embedded: EmbedSummary | undefined,
 ): void {
   const skipped = [...source.skipped, ...summary.skipped];
   if (globals.json) {
@@ -138,6 +172,7 @@ function report(
       source: source.source,
       ...(source.commit ? { commit: source.commit } : {}),
       ...totals,
+      ...(embedded ? { embedder: embedded.embedder, embedMs: Math.round(embedded.elapsedMs) } : {}),
       warnings: source.warnings,
       skipped,
     });
@@ -149,6 +184,11 @@ function report(
       `${summary.tokens.toLocaleString('en')} tokens, ${(summary.bytes / 1e6).toFixed(1)} MB package, in ${seconds} s\n`,
   );
   if (source.kind !== 'folder') process.stdout.write(`  from ${source.source}\n`);
+  if (embedded) {
+    process.stdout.write(
+      `  ${embedded.total} sections embedded with ${embedded.embedder} in ${(embedded.elapsedMs / 1000).toFixed(1)} s\n`,
+    );
+  }
   if (installed.saved) process.stdout.write(`  saved to ${installed.saved}\n`);
   if (summary.duplicates > 0) process.stdout.write(`  ${summary.duplicates} duplicate sections dropped\n`);
   for (const skip of skipped) process.stdout.write(`  skipped ${skip.path}: ${skip.reason}\n`);

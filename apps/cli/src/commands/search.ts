@@ -1,7 +1,8 @@
-import { getDocs, type SearchResponse, searchAll } from '@docs/search';
+import { getDocs, openModels, type SearchResponse, searchAll } from '@docs/search';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions, QueryOptions } from '../main.js';
+import { modelSpecs } from '../models.js';
 
 /** `docs get <library> <topic>`: search one library. */
 export async function get(
@@ -11,9 +12,12 @@ export async function get(
   globals: GlobalOptions,
 ): Promise<void> {
   const store = openStore(globals);
+  // Opened on first use only: a search of packages without vectors loads no model code.
+  const models = openModels(modelSpecs(options));
   try {
-    show(await getDocs(store, library, topic, options), globals);
+    show(await getDocs(store, library, topic, { ...searchOptions(options), models }), globals);
   } finally {
+    await models.close();
     await store.close();
   }
 }
@@ -25,14 +29,26 @@ export async function search(
   globals: GlobalOptions,
 ): Promise<void> {
   const store = openStore(globals);
+  const models = openModels(modelSpecs(options));
   try {
     show(
-      await searchAll(store, topic, { ...options, ...(options.library ? { libraries: options.library } : {}) }),
+      await searchAll(store, topic, {
+        ...searchOptions(options),
+        models,
+        ...(options.library ? { libraries: options.library } : {}),
+      }),
       globals,
     );
   } finally {
+    await models.close();
     await store.close();
   }
+}
+
+/** The search options the flags set (the model flags are opened separately). */
+function searchOptions(options: QueryOptions) {
+  const { embed: _embed, rerank: _rerank, mode, ...rest } = options;
+  return { ...rest, ...(mode ? { mode } : {}) };
 }
 
 function show(response: SearchResponse, globals: GlobalOptions): void {
@@ -44,7 +60,7 @@ function show(response: SearchResponse, globals: GlobalOptions): void {
     return;
   }
   if (response.results.length === 0) {
-    process.stdout.write(`${response.message}\n`);
+    process.stdout.write(`${response.message}\n${retrievalLines(response).join('\n')}`);
     return;
   }
   const out: string[] = [];
@@ -57,5 +73,23 @@ function show(response: SearchResponse, globals: GlobalOptions): void {
     if (r.content !== undefined) out.push('', r.content, '');
   }
   out.push(`${response.message}; ${response.totalTokens} tokens`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  process.stdout.write(`${[...out, ...retrievalLines(response)].join('\n')}\n`);
+}
+
+/**
+ * What answered, when there is something to say: hybrid (with which models),
+ * or why a library answered lexically. A plain lexical answer says nothing,
+ * so its output is as it always was.
+ */
+function retrievalLines(response: SearchResponse): string[] {
+  const { mode, embedder, reranker, notes = [] } = response.retrieval;
+  const lines: string[] = [];
+  if (mode === 'hybrid' || reranker) {
+    const models = [embedder ? `embedder ${embedder}` : '', reranker ? `re-ranked by ${reranker}` : ''].filter(Boolean);
+    lines.push(`retrieval: ${mode} (${models.join(', ')})`);
+  } else if (notes.length > 0) {
+    lines.push('retrieval: lexical');
+  }
+  for (const note of notes) lines.push(`  ${note}`);
+  return lines.length > 0 && response.results.length === 0 ? [...lines, ''] : lines;
 }

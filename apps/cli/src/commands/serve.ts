@@ -1,6 +1,7 @@
 import type { RunningServer } from '@docs/server';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../main.js';
+import { modelSpecs } from '../models.js';
 
 /** Options of `docs serve`, as commander parses them. */
 export interface ServeOptions {
@@ -9,6 +10,8 @@ export interface ServeOptions {
   readonly host?: string;
   readonly token?: string;
   readonly libs?: string[];
+  readonly embed?: string;
+  readonly rerank?: string;
 }
 
 /**
@@ -23,8 +26,12 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
   const port = options.http === undefined || options.http === true ? undefined : portNumber(options.http);
   const server = await import('@docs/server');
   const log = (line: string) => process.stderr.write(`docs: ${line}\n`);
+  const { openModels } = await import('@docs/search');
+  // Shared by every request, opened on first use: a model loads once per server.
+  const models = openModels(modelSpecs(options));
   const common = {
     log,
+    models,
     ...(globals.home ? { home: globals.home } : {}),
     ...(options.libs && options.libs.length > 0 ? { libraries: options.libs } : {}),
   };
@@ -52,6 +59,7 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
   }
   server.closeOnSignals(running);
   await running.closed;
+  await models.close();
 }
 
 function portNumber(value: string): number {

@@ -133,7 +133,7 @@ describe('loadConfig', () => {
       const config = await loadConfig({
         cwd: project,
         userDir,
-        env: { DOCS_EMBEDDER: 'env-model' },
+        env: { DOCS_EMBED: 'env-model' },
         ask: () => Promise.reject(new Error('should not ask')),
       });
       expect(await config.get('embedder')).toBe('env-model');

@@ -71,16 +71,19 @@ export const settings = {
   },
   embedder: {
     schema: text,
-    env: 'DOCS_EMBEDDER',
+    env: 'DOCS_EMBED',
     reach: 'outside',
-    flag: 'embedder',
+    flag: 'embed',
+    // Not add: building a package stays lexical unless --embed says otherwise (embedding takes minutes).
+    commands: ['get', 'search', 'embed', 'serve'],
     describe: 'embedder: a model id, a local model folder or an endpoint',
   },
   reranker: {
     schema: text,
-    env: 'DOCS_RERANKER',
+    env: 'DOCS_RERANK',
     reach: 'outside',
-    flag: 'reranker',
+    flag: 'rerank',
+    commands: ['get', 'search', 'serve'],
     describe: 're-ranker: a model id, a local model folder or an endpoint',
   },
   scope: {

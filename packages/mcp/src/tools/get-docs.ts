@@ -7,6 +7,7 @@ import {
   formatInput,
   libraryInput,
   limitInput,
+  modeInput,
   offsetInput,
   searchOutput,
   tokensInput,
@@ -23,6 +24,7 @@ const inputSchema = z.object({
   format: formatInput,
   limit: limitInput,
   offset: offsetInput,
+  mode: modeInput,
 });
 
 /** `get_docs`: search one library. */
@@ -48,6 +50,8 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       format: args.format,
       limit: args.limit,
       offset: args.offset,
+      ...(args.mode ? { mode: args.mode } : {}),
+      ...(context.models ? { models: context.models } : {}),
     });
     // The library was resolved here, so say here when a range was met only by a prerelease.
     const output = searchOutputOf(

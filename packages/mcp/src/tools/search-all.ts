@@ -7,6 +7,7 @@ import {
   formatInput,
   libraryInput,
   limitInput,
+  modeInput,
   offsetInput,
   type SearchOutput,
   searchOutput,
@@ -29,6 +30,7 @@ const inputSchema = z.object({
   format: formatInput,
   limit: limitInput,
   offset: offsetInput,
+  mode: modeInput,
 });
 
 /** `search_all`: search every installed library (or some) at once. */
@@ -70,6 +72,8 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       format: args.format,
       limit: args.limit,
       offset: args.offset,
+      ...(args.mode ? { mode: args.mode } : {}),
+      ...(context.models ? { models: context.models } : {}),
       ...(libraries ? { libraries } : {}),
     });
     const output = searchOutputOf(response, args.offset);
