@@ -4,7 +4,10 @@
 //
 //   pnpm bench [corpus] [--queries file.jsonl] [--runs N] [--out results.json] [--many 100,1000]
 //              [--http-clients 20] [--http-requests 1000]
+//              [--embed <model>[,<model>…]] [--rerank <model>] [--vectors 10000,50000]
 //
+// --embed adds hybrid rows for each embedding model, --rerank re-ranking rows,
+// --vectors brute-force cosine over one package of that many sections.
 // corpus defaults to ../shared/corpus; the questions default to
 // <corpus>/../eval/queries-dev.jsonl. Every store it builds lives in a temp
 // directory that is removed at the end.
@@ -21,6 +24,7 @@ import { PackageStore, packageFileName, parsePackageSpec } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { churn, type LoadResult, load, startServe } from './http-api.js';
+import { benchBruteForce, benchHybrid } from './hybrid.js';
 
 interface Question {
   readonly query: string;
@@ -59,6 +63,9 @@ async function main(): Promise<void> {
       many: { type: 'string', default: '100,1000' },
       'http-clients': { type: 'string', default: '20' },
       'http-requests': { type: 'string', default: '1000' },
+      embed: { type: 'string' },
+      rerank: { type: 'string' },
+      vectors: { type: 'string', default: '' },
     },
   });
   const corpus = path.resolve(positionals[0] ?? path.join(root, '../shared/corpus'));
@@ -272,6 +279,34 @@ async function main(): Promise<void> {
       await rm(dir, { recursive: true, force: true });
     }
     results.searchAllMany = many;
+
+    // Hybrid retrieval, when models are given: without them the rows above are all there is.
+    const embedSpecs = (values.embed ?? '').split(',').filter((s) => s.trim() !== '');
+    const hybrid: Record<string, unknown>[] = [];
+    for (const [i, embed] of embedSpecs.entries()) {
+      hybrid.push(
+        await benchHybrid({
+          installed,
+          work,
+          questions,
+          embed,
+          // Re-ranking is measured once, with the first embedder's rows.
+          rerank: i === 0 ? values.rerank : undefined,
+          runs,
+          latency,
+          timed,
+          table,
+        }),
+      );
+    }
+    if (hybrid.length > 0) results.hybrid = hybrid;
+    const sizes = values.vectors
+      .split(',')
+      .map(Number)
+      .filter((x) => x > 0);
+    if (sizes.length > 0) {
+      results.bruteForce = await benchBruteForce({ work, sizes, dimensions: 384, latency, timed, table });
+    }
   } finally {
     await rm(work, { recursive: true, force: true });
   }

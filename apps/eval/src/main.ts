@@ -4,8 +4,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildPackage } from '@docs/ingest';
-import { getDocs, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
+import type { Embedder } from '@docs/embed';
+import { buildPackage, embedPackage } from '@docs/ingest';
+import { getDocs, heldModels, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
 import { PackageStore, parsePackageSpec } from '@docs/store';
 import { type GoldEntry, isHit, type QueryScore, type RankedEntry, scoreQuery, summarise } from './metrics.js';
 import { type GradedPage, type PageScore, scorePages } from './pages.js';
@@ -20,7 +21,8 @@ interface Question {
 
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--max-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--link-weight F] [--no-synonyms]';
+  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--max-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--link-weight F] [--no-synonyms]\n' +
+  '       [--embed <model>] [--rerank <model>] [--mode lexical|hybrid] [--fusion convex|rrf] [--vector-weight F] [--rerank-candidates N]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -36,6 +38,11 @@ async function main(): Promise<number> {
       weights: { type: 'string' },
       ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' } as const])),
       'no-synonyms': { type: 'boolean' },
+      // Hybrid retrieval: packages get vectors from this embedder, searches use it (and the re-ranker).
+      embed: { type: 'string' },
+      rerank: { type: 'string' },
+      mode: { type: 'string' },
+      fusion: { type: 'string' },
       'min-section-tokens': { type: 'string' },
       'max-section-tokens': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -48,20 +55,28 @@ async function main(): Promise<number> {
   const corpus = values.corpus ? path.resolve(values.corpus) : undefined;
   const home = values.store ? path.resolve(values.store) : await mkdtemp(path.join(tmpdir(), 'docs-eval-'));
   const store = new PackageStore(home);
+  const retrieval = await openRetrieval(values);
   try {
     const build = sectionOptions(values['min-section-tokens'], values['max-section-tokens']);
-    const tuning = rankingOptions(values);
+    const tuning: SearchOptions = { ...rankingOptions(values), ...retrieval.options };
     if (values.external) {
       // Its own store: its libraries overlap the corpus's at other versions (fastapi).
       const externalStore = new PackageStore(path.join(home, 'external'));
       try {
-        await runExternal(path.resolve(values.external), externalStore, build, tuning, values['external-out']);
+        await runExternal(
+          path.resolve(values.external),
+          externalStore,
+          build,
+          tuning,
+          values['external-out'],
+          retrieval.embedder,
+        );
       } finally {
         await externalStore.close();
       }
     }
     if (!corpus || !values.queries?.length) return 0;
-    await buildCorpus(corpus, store, build);
+    await buildCorpus(corpus, store, build, retrieval.embedder);
     const questions = (await Promise.all(values.queries.map(readJsonl))).flat() as Question[];
     const lines: string[] = [];
     const scored: Array<{ q: Question; s: QueryScore }> = [];
@@ -103,13 +118,52 @@ async function main(): Promise<number> {
     );
     return 0;
   } finally {
+    await retrieval.close();
     await store.close();
     if (!values.store) await rm(home, { recursive: true, force: true });
   }
 }
 
+/**
+ * The models `--embed` and `--rerank` name, opened once, and the search
+ * options that use them. Without them the evaluation is the lexical one, unchanged.
+ */
+async function openRetrieval(values: {
+  embed?: string | undefined;
+  rerank?: string | undefined;
+  mode?: string | undefined;
+  fusion?: string | undefined;
+}): Promise<{ embedder?: Embedder; options: SearchOptions; close(): Promise<void> }> {
+  const mode = values.mode as SearchOptions['mode'];
+  const fusion = values.fusion as SearchOptions['fusion'];
+  const extra: SearchOptions = { ...(mode ? { mode } : {}), ...(fusion ? { fusion } : {}) };
+  if (!values.embed && !values.rerank) return { options: extra, close: async () => {} };
+  const { openEmbedder, openReranker } = await import('@docs/embed');
+  const embedder = values.embed ? await openEmbedder(values.embed) : undefined;
+  const reranker = values.rerank ? await openReranker(values.rerank) : undefined;
+  process.stderr.write(
+    `retrieval: ${embedder ? `embedder ${embedder.id}` : 'lexical'}${reranker ? `, re-ranker ${reranker.id}` : ''}\n`,
+  );
+  return {
+    ...(embedder ? { embedder } : {}),
+    options: {
+      ...extra,
+      models: heldModels({ ...(embedder ? { embedder } : {}), ...(reranker ? { reranker } : {}) }),
+    },
+    async close() {
+      await embedder?.close();
+      await reranker?.close();
+    },
+  };
+}
+
 /** Builds a package for every `<name>@<version>/` folder of the corpus not already in the store. */
-async function buildCorpus(corpus: string, store: PackageStore, build: SectionOptions): Promise<void> {
+async function buildCorpus(
+  corpus: string,
+  store: PackageStore,
+  build: SectionOptions,
+  embedder: Embedder | undefined,
+): Promise<void> {
   await mkdir(store.dir, { recursive: true });
   const installed = new Set((await store.list()).map((p) => `${p.name}@${p.version}`));
   const folders = (await readdir(corpus, { withFileTypes: true })).filter(
@@ -136,6 +190,17 @@ async function buildCorpus(corpus: string, store: PackageStore, build: SectionOp
       `built ${folders.length} packages, ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s\n`,
     );
   }
+  if (!embedder) return;
+  // A kept store (--store) keeps its vectors: a package that has this embedder's is skipped.
+  let sections = 0;
+  const embedStarted = performance.now();
+  for (const pkg of await store.list()) {
+    sections += (await embedPackage(store, pkg, embedder)).embedded;
+  }
+  if (sections > 0) {
+    const seconds = (performance.now() - embedStarted) / 1000;
+    process.stderr.write(`embedded ${sections} sections with ${embedder.id} in ${seconds.toFixed(1)} s\n`);
+  }
 }
 
 interface ExternalQuery {
@@ -156,8 +221,9 @@ async function runExternal(
   build: SectionOptions,
   tuning: SearchOptions,
   out: string | undefined,
+  embedder: Embedder | undefined,
 ): Promise<void> {
-  await buildCorpus(dir, store, build);
+  await buildCorpus(dir, store, build, embedder);
   const queries = (await readJsonl(path.join(dir, 'qrels.jsonl'))) as ExternalQuery[];
   const lines: string[] = [];
   const scores: Array<{ q: ExternalQuery; s: PageScore }> = [];
@@ -223,6 +289,8 @@ const NUMBER_FLAGS = {
   candidates: 'candidates',
   'same-page-decay': 'samePageDecay',
   'link-weight': 'linkWeight',
+  'vector-weight': 'vectorWeight',
+  'rerank-candidates': 'rerankCandidates',
 } as const satisfies Record<string, keyof SearchOptions>;
 
 function rankingOptions(values: Record<string, string | boolean | string[] | undefined>): SearchOptions {
