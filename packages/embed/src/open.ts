@@ -6,7 +6,12 @@ import { type ModelSpec, parseSpec } from './spec.js';
 import type { LocalModel } from './transformers-provider.js';
 import type { EmbedConfig, Embedder, Reranker } from './types.js';
 
-const LOCAL_BATCH = 32;
+/**
+ * Texts per ONNX run. Attention memory grows with batch × length², and sections run to the
+ * model's 512 tokens: a MiniLM-L6-shaped model embedding 64 documentation sections peaked at
+ * 904 MB RSS with batches of 8 against 2,352 MB with 32, and was no slower (scripts/bench-embed.mjs).
+ */
+const LOCAL_BATCH = 8;
 
 /** Finds and reads the local model folder a transformers spec names; throws `not-found` with where it looked. */
 function locate(

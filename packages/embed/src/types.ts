@@ -43,7 +43,7 @@ export interface EmbedConfig {
   readonly url?: string | undefined;
   /** Endpoint API key (default: $DOCS_EMBED_KEY, else $OPENAI_API_KEY; none for a local server). */
   readonly key?: string | undefined;
-  /** Texts per model run or request (default 32 local, 64 endpoint). */
+  /** Texts per model run or request (default 8 local, 64 endpoint). */
   readonly batchSize?: number | undefined;
   /** Per request to an endpoint, in ms (default 60 000). */
   readonly timeoutMs?: number | undefined;
