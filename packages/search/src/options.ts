@@ -67,6 +67,11 @@ export interface SearchOptions {
 export interface SearchAllOptions extends SearchOptions {
   /** Restrict the search to these libraries (`name` or `name@version`). @default every installed library, highest version of each */
   readonly libraries?: readonly string[];
+  /**
+   * The versions the project being worked on installs, by lower-case library name: each library (and each bare
+   * name in `libraries`) is searched at that version when it is installed, else at the highest.
+   */
+  readonly projectVersions?: ReadonlyMap<string, string>;
 }
 
 export interface ResolvedOptions {

@@ -58,6 +58,10 @@ export interface SearchResponse {
   readonly installed?: readonly string[];
   /** The closest installed library, when the one asked for is unknown. */
   readonly suggestion?: string;
+  /** The version the project installs, when it is not the one answered from because it is not installed. */
+  readonly project?: { readonly library: string; readonly installed: boolean };
+  /** Other installed versions of the library that match when the one searched matches nothing, or far less with far thinner docs. */
+  readonly otherVersions?: readonly { readonly library: string; readonly total: number }[];
   /** Which retrieval answered (lexical, or hybrid with which embedder and re-ranker), and notes on why. */
   readonly retrieval: RetrievalInfo;
 }

@@ -7,6 +7,7 @@ import {
   loadTokenCounter,
   type PackageReader,
   type PackageStore,
+  parsePackageSpec,
   type ResolveError,
   tokensContain,
 } from '@docs/store';
@@ -17,6 +18,7 @@ import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type Searc
 import { analyzeQuery } from './query.js';
 import type { DocResult, RetrievalInfo, SearchResponse } from './results.js';
 import { isIdentifier, termAlternatives } from './terms.js';
+import { oneVersionEach, resolveForProject, withVersionHints } from './versions.js';
 
 interface Target {
   readonly pkg: InstalledPackage;
@@ -64,14 +66,23 @@ export async function getDocs(
   store: PackageStore,
   library: string,
   topic: string,
-  options: SearchOptions & { readonly version?: string } = {},
+  options: SearchOptions & {
+    readonly version?: string;
+    /**
+     * The version of this library the project being worked on installs. For a bare name it is the version
+     * answered from when installed; when it is not installed the highest is, and the answer says so (`project`).
+     */
+    readonly projectVersion?: string;
+  } = {},
 ): Promise<SearchResponse> {
   const resolved = resolveOptions(options);
-  const found = await store.resolve(library, options.version);
+  const found = await resolveForProject(store, library, options.version, options.projectVersion);
   if (!found.ok) return unresolved(found.error);
-  const target = targetOf(store, found.value);
-  const response = await search([target], topic, resolved, { alsoDrop: [found.value.name.replace(/^@[^/]+\//, '')] });
-  return withNotes(response, found.note ? [found.note] : []);
+  const alsoDrop = [found.value.name.replace(/^@[^/]+\//, '')];
+  const answer = (pkg: InstalledPackage) => search([targetOf(store, pkg)], topic, resolved, { alsoDrop });
+  const response = withNotes(await answer(found.value), found.note ? [found.note] : []);
+  // Another version is searched only when this one is empty or thin beside it (see withVersionHints).
+  return withVersionHints(store, found.value, response, options.projectVersion, answer);
 }
 
 /**
@@ -93,15 +104,14 @@ export async function searchAll(
   if (options.libraries && options.libraries.length > 0) {
     packages = [];
     for (const spec of options.libraries) {
-      const found = await store.resolve(spec);
+      const name = parsePackageSpec(spec.trim()).name.toLowerCase();
+      const found = await resolveForProject(store, spec, undefined, options.projectVersions?.get(name));
       if (!found.ok) return unresolved(found.error);
       if (found.note) notes.push(found.note);
       if (!packages.some((p) => p.file === found.value.file)) packages.push(found.value);
     }
   } else {
-    const seen = new Set<string>();
-    // list() gives the highest version of each name first.
-    packages = (await store.list()).filter((p) => !seen.has(p.name) && seen.add(p.name));
+    packages = oneVersionEach(await store.list(), options.projectVersions);
   }
   if (packages.length === 0) return unresolved({ code: 'no-packages', message: '', installed: [] });
   const response = await search(

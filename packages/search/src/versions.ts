@@ -1,0 +1,104 @@
+import {
+  formatPackageId,
+  type InstalledPackage,
+  type PackageStore,
+  parsePackageSpec,
+  type ResolveResult,
+} from '@docs/store';
+import type { SearchResponse } from './results.js';
+
+/** Other installed versions looked at when the one answered from is empty or thin; the highest first. */
+const MAX_OTHER_VERSIONS = 3;
+/** A version whose package file is this many times larger holds far more documentation (a README build vs full docs). */
+const RICHER_FACTOR = 4;
+
+/**
+ * The package a getDocs call answers from: `library` as given, except that a
+ * bare name (no version in it or in `version`) takes `projectVersion` — the
+ * version the project being worked on installs — when that version is
+ * installed.
+ */
+export async function resolveForProject(
+  store: PackageStore,
+  library: string,
+  version: string | undefined,
+  projectVersion: string | undefined,
+): Promise<ResolveResult> {
+  const bare = (version === undefined || version === '') && parsePackageSpec(library.trim()).version === undefined;
+  if (bare && projectVersion) {
+    const preferred = await store.resolve(library, projectVersion);
+    if (preferred.ok && preferred.value.version === projectVersion) return preferred;
+  }
+  return store.resolve(library, version);
+}
+
+/**
+ * One package per library name from `installed` (which lists the highest
+ * version of each name first): the version the project installs when it is
+ * there, else the highest.
+ */
+export function oneVersionEach(
+  installed: readonly InstalledPackage[],
+  projectVersions: ReadonlyMap<string, string> | undefined,
+): InstalledPackage[] {
+  const chosen = new Map<string, InstalledPackage>();
+  for (const pkg of installed) {
+    const name = pkg.name.toLowerCase();
+    const current = chosen.get(name);
+    if (current === undefined) chosen.set(name, pkg);
+    else if (pkg.version === projectVersions?.get(name) && current.version !== pkg.version) chosen.set(name, pkg);
+  }
+  return [...chosen.values()];
+}
+
+/**
+ * Adds to an answer what the caller should know about other versions:
+ * - the project installs a version other than the one answered from (it is
+ *   not in the store): `project`, and the message says how to add it;
+ * - the version answered from matched nothing, or far less than another
+ *   installed version whose documentation is much larger (a README-only build
+ *   beside full docs): `otherVersions`, and the message names them.
+ * Other versions are searched only in those two cases, so a normal answer
+ * costs nothing more.
+ */
+export async function withVersionHints(
+  store: PackageStore,
+  chosen: InstalledPackage,
+  response: SearchResponse,
+  projectVersion: string | undefined,
+  searchOther: (pkg: InstalledPackage) => Promise<SearchResponse>,
+): Promise<SearchResponse> {
+  let result = response;
+  if (projectVersion && projectVersion !== chosen.version) {
+    const wanted = `${chosen.name}@${projectVersion}`;
+    result = {
+      ...result,
+      project: { library: wanted, installed: false },
+      message: `${sentence(result.message)} The project uses ${wanted}, which is not installed (answered from ${formatPackageId(chosen)}): add it with docs sync, or docs add.`,
+    };
+  }
+  if (response.status !== 'ok' && response.status !== 'no-match') return result;
+  const others = (await store.list())
+    .filter((p) => p.name === chosen.name && p.file !== chosen.file)
+    .filter((p) => response.total === 0 || p.bytes >= RICHER_FACTOR * chosen.bytes)
+    .slice(0, MAX_OTHER_VERSIONS);
+  const better: { library: string; total: number }[] = [];
+  for (const other of others) {
+    const answer = await searchOther(other);
+    if (answer.total > 0 && (response.total === 0 || answer.total >= 2 * response.total)) {
+      better.push({ library: formatPackageId(other), total: answer.total });
+    }
+  }
+  if (better.length === 0) return result;
+  const named = better.map((b) => `${b.library} (${b.total} matching ${b.total === 1 ? 'section' : 'sections'})`);
+  const lead = response.total === 0 ? 'Another installed version matches' : 'Another installed version has fuller docs';
+  return {
+    ...result,
+    otherVersions: better,
+    message: `${sentence(result.message)} ${lead}: ${named.join(', ')}; ask for it by version.`,
+  };
+}
+
+function sentence(message: string): string {
+  return /[.!?]$/.test(message) ? message : `${message}.`;
+}
