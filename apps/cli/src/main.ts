@@ -22,6 +22,8 @@ export interface QueryOptions {
   readonly mode?: 'lexical' | 'hybrid';
   readonly embed?: string;
   readonly rerank?: string;
+  /** The project whose installed versions a bare library name means (default: the working directory). */
+  readonly project?: string;
 }
 
 function wholeNumber(value: string): number {
@@ -61,6 +63,10 @@ function withQueryOptions(command: Command): Command {
     .option(
       '--rerank <spec>',
       're-rank the first results with this cross-encoder: a model folder, a model name or openai:<model> (default: $DOCS_RERANK)',
+    )
+    .option(
+      '--project <dir>',
+      'a bare library name means the version this project installs, when installed (default: the working directory)',
     );
 }
 
@@ -178,7 +184,10 @@ function program(): Command {
   withQueryOptions(
     command('get')
       .description("search one library's documentation")
-      .argument('<library>', 'name or name@version (a bare name uses the highest version)')
+      .argument(
+        '<library>',
+        "name or name@version (a bare name uses the project's installed version when it is in the store, else the highest)",
+      )
       .argument('<topic...>', 'what to look for'),
   ).action(async (library: string, topic: string[], options: QueryOptions, command: Command) => {
     const { get } = await import('./commands/search.js');
@@ -250,6 +259,10 @@ function program(): Command {
       "query embedder for packages with vectors (default: $DOCS_EMBED, else each package's own)",
     )
     .option('--rerank <spec>', 're-rank the first results with this cross-encoder (default: $DOCS_RERANK)')
+    .option(
+      '--project <dir>',
+      'get_docs answers a bare name from the version this project installs, when installed (default: the working directory)',
+    )
     .action(async (options: ServeOptions, command: Command) => {
       const { serve } = await import('./commands/serve.js');
       await serve(options, globals(command));

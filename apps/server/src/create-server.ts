@@ -1,6 +1,7 @@
 import { readFileSync, watch } from 'node:fs';
 import { registerDocsTools } from '@docs/mcp';
 import type { SearchModels } from '@docs/search';
+import { installedVersion } from '@docs/sources';
 import { PackageStore, resolveHome } from '@docs/store';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
@@ -14,6 +15,11 @@ export interface ServerOptions {
   readonly libraries?: readonly string[];
   /** Where searches get a query embedder and a re-ranker (see openModels in @docs/search); left open by close(). @default none: lexical */
   readonly models?: SearchModels;
+  /**
+   * The project the server works for: get_docs answers a bare library name from the version this project
+   * installs (its node_modules, as Node resolves it) when that version is installed. @default none: the highest
+   */
+  readonly project?: string;
   /** Watch the store directory and tell clients when the libraries change, not only at the next call. @default false */
   readonly watch?: boolean;
   /** Where to write a line about failures and state changes; never stdout for stdio. @default none */
@@ -52,6 +58,7 @@ export function serverVersion(): string {
  */
 export async function createServer(options: ServerOptions = {}): Promise<DocsServer> {
   const store = options.store ?? new PackageStore(resolveHome({ home: options.home }));
+  const project = options.project;
   const server = new McpServer(
     { name: 'docs', title: 'docs: local documentation search', version: serverVersion() },
     { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: true } } },
@@ -60,6 +67,7 @@ export async function createServer(options: ServerOptions = {}): Promise<DocsSer
     store,
     ...(options.libraries && options.libraries.length > 0 ? { libraries: options.libraries } : {}),
     ...(options.models ? { models: options.models } : {}),
+    ...(project === undefined ? {} : { projectVersion: (name: string) => installedVersion(project, name) }),
     onError: (error, tool) => options.log?.(`${tool}: ${error instanceof Error ? error.message : String(error)}`),
   });
   const watcher = options.watch

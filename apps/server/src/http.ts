@@ -90,6 +90,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       store,
       ...(options.libraries ? { libraries: options.libraries } : {}),
       ...(options.models ? { models: options.models } : {}),
+      ...(options.project ? { project: options.project } : {}),
       ...(log ? { log } : {}),
     });
     // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.

@@ -13,6 +13,11 @@ export interface DocsToolContext {
   readonly libraries?: readonly string[];
   /** Where searches get a query embedder and a re-ranker; none → lexical. @default none */
   readonly models?: SearchModels;
+  /**
+   * The version of a library the project being worked on installs, when there is one: get_docs answers a bare
+   * name from that version when it is served, and says so when it is not. @default none (the highest version)
+   */
+  readonly projectVersion?: (name: string) => Promise<string | undefined>;
   /** Told of every failure a tool turned into an error result, for the server's log. */
   readonly onError?: (error: unknown, tool: string) => void;
 }

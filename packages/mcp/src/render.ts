@@ -26,6 +26,8 @@ export function searchOutputOf(response: SearchResponse, offset: number): Search
       ...(response.retrieval.reranker ? { reranker: response.retrieval.reranker } : {}),
       ...(response.retrieval.notes ? { notes: [...response.retrieval.notes] } : {}),
     },
+    ...(response.project ? { project: { ...response.project } } : {}),
+    ...(response.otherVersions ? { otherVersions: response.otherVersions.map((v) => ({ ...v })) } : {}),
   };
 }
 

@@ -114,6 +114,16 @@ export const searchOutput = z.object({
     .optional()
     .describe('Libraries available (name@version), when the one asked for is not'),
   suggestion: z.string().optional().describe('The closest available library, when the one asked for is unknown'),
+  project: z
+    .object({ library: z.string(), installed: z.boolean() })
+    .optional()
+    .describe('The version the project uses (name@version), when it is not installed and another answered'),
+  otherVersions: z
+    .array(z.object({ library: z.string(), total: z.number().int() }))
+    .optional()
+    .describe(
+      'Other installed versions that match when the one searched matched nothing or far less: ask for one by version',
+    ),
 });
 
 export type SearchOutput = z.infer<typeof searchOutput>;

@@ -23,6 +23,7 @@ export type { OpenSourceOptions } from './open-source.js';
 export { openSource } from './open-source.js';
 export type { PackageFileOptions } from './package-file.js';
 export { installPackageFile } from './package-file.js';
+export { installedVersion } from './project-versions.js';
 export type {
   PackageRepository,
   RepositoryDocsOptions,

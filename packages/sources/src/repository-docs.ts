@@ -1,8 +1,8 @@
 import { copyFile, mkdir, readFile, realpath, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import hostedGitInfo from 'hosted-git-info';
-import pLimit from 'p-limit';
+import type hostedGitInfo from 'hosted-git-info';
 import type { InstalledDependency } from './dependencies.js';
 import { type StageOptions, type StageResult, stageDependencyDocs } from './dependency-docs.js';
 import { DOCS_FOLDERS, git, gitFailure, parseTagListing } from './git.js';
@@ -83,8 +83,11 @@ export function repositoryOf(manifest: Record<string, unknown>): PackageReposito
   return { url, ...(directory !== '' && !directory.split('/').includes('..') ? { directory } : {}) };
 }
 
+// Loaded on first use, so importing @docs/sources stays cheap for commands that never read a repository field.
+const load = createRequire(import.meta.url);
+
 function fetchableUrl(raw: string): string | undefined {
-  const hosted = hostedGitInfo.fromUrl(raw);
+  const hosted = (load('hosted-git-info') as typeof hostedGitInfo).fromUrl(raw);
   if (hosted) return hosted.https({ noGitPlus: true, noCommittish: true }) ?? undefined;
   if (path.isAbsolute(raw)) return pathToFileURL(raw).href;
   const plain = raw.replace(/^git\+/, '').replace(/#.*$/, '');
@@ -160,6 +163,7 @@ export async function stageFromRepositories(
     byRepository.set(key, [...(byRepository.get(key) ?? []), plan]);
   }
   const stages = new Map<InstalledDependency, RepositoryStage>();
+  const { default: pLimit } = await import('p-limit');
   const limit = pLimit(options.concurrency ?? 3);
   const total = byRepository.size;
   let done = 0;

@@ -1,9 +1,18 @@
 import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import picomatch from 'picomatch';
-import { glob } from 'tinyglobby';
-import { parse as parseYaml } from 'yaml';
+import type picomatch from 'picomatch';
+import type { glob } from 'tinyglobby';
+import type { parse } from 'yaml';
 import { SourceError } from './errors.js';
+
+// Loaded on first use, so importing @docs/sources (as `docs get` does for one lookup) stays cheap.
+const load = createRequire(import.meta.url);
+const libraries = {
+  picomatch: () => load('picomatch') as typeof picomatch,
+  glob: () => (load('tinyglobby') as { glob: typeof glob }).glob,
+  parseYaml: () => (load('yaml') as { parse: typeof parse }).parse,
+};
 
 /** One package of a project: the root, or a workspace package. */
 export interface WorkspacePackage {
@@ -50,7 +59,7 @@ export async function findProjectLayout(root: string): Promise<ProjectLayout> {
   const folders =
     include.length === 0
       ? []
-      : await glob(include, {
+      : await libraries.glob()(include, {
           cwd: rootDir,
           onlyDirectories: true,
           expandDirectories: false,
@@ -82,7 +91,7 @@ export function filterPackages(
   const picked = new Set<WorkspacePackage>();
   for (const pattern of patterns) {
     const clean = cleanPattern(pattern);
-    const matches = picomatch(clean, { dot: true });
+    const matches = libraries.picomatch()(clean, { dot: true });
     const hits = packages.filter((p) => (p.name !== undefined && matches(p.name)) || matches(p.path));
     if (hits.length === 0) {
       const names = packages.map((p) => p.name ?? p.path).join(', ');
@@ -101,7 +110,7 @@ async function workspacePatterns(
   if ((await stat(pnpmFile).catch(() => undefined))?.isFile()) {
     let parsed: unknown;
     try {
-      parsed = parseYaml(await readFile(pnpmFile, 'utf8'));
+      parsed = libraries.parseYaml()(await readFile(pnpmFile, 'utf8'));
     } catch (error) {
       throw new SourceError('invalid-source', `cannot read ${pnpmFile}: ${(error as Error).message}`, {
         cause: error,

@@ -1,4 +1,6 @@
 import { getDocs, openModels, type SearchResponse, searchAll } from '@docs/search';
+import { installedVersion } from '@docs/sources';
+import { type PackageStore, parsePackageSpec } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions, QueryOptions } from '../main.js';
@@ -15,7 +17,16 @@ export async function get(
   // Opened on first use only: a search of packages without vectors loads no model code.
   const models = openModels(modelSpecs(options));
   try {
-    show(await getDocs(store, library, topic, { ...searchOptions(options), models }), globals);
+    const { name, version } = parsePackageSpec(library.trim());
+    const projectVersion = version === undefined ? await installedVersion(projectOf(options), name) : undefined;
+    show(
+      await getDocs(store, library, topic, {
+        ...searchOptions(options),
+        models,
+        ...(projectVersion ? { projectVersion } : {}),
+      }),
+      globals,
+    );
   } finally {
     await models.close();
     await store.close();
@@ -36,6 +47,7 @@ export async function search(
         ...searchOptions(options),
         models,
         ...(options.library ? { libraries: options.library } : {}),
+        projectVersions: await projectVersions(store, projectOf(options)),
       }),
       globals,
     );
@@ -47,8 +59,22 @@ export async function search(
 
 /** The search options the flags set (the model flags are opened separately). */
 function searchOptions(options: QueryOptions) {
-  const { embed: _embed, rerank: _rerank, mode, ...rest } = options;
+  const { embed: _embed, rerank: _rerank, mode, project: _project, ...rest } = options;
   return { ...rest, ...(mode ? { mode } : {}) };
+}
+
+function projectOf(options: QueryOptions): string {
+  return options.project ?? process.cwd();
+}
+
+/** The versions the project installs of the libraries in the store, by lower-case name. */
+async function projectVersions(store: PackageStore, project: string): Promise<Map<string, string>> {
+  const versions = new Map<string, string>();
+  for (const name of new Set((await store.list()).map((p) => p.name.toLowerCase()))) {
+    const version = await installedVersion(project, name);
+    if (version !== undefined) versions.set(name, version);
+  }
+  return versions;
 }
 
 function show(response: SearchResponse, globals: GlobalOptions): void {

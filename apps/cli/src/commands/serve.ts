@@ -12,6 +12,8 @@ export interface ServeOptions {
   readonly libs?: string[];
   readonly embed?: string;
   readonly rerank?: string;
+  /** The project whose installed versions a bare name means; the working directory by default. */
+  readonly project?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
     models,
     ...(globals.home ? { home: globals.home } : {}),
     ...(options.libs && options.libs.length > 0 ? { libraries: options.libs } : {}),
+    project: options.project ?? process.cwd(),
   };
   const scope = common.libraries ? ` (only ${common.libraries.join(', ')})` : '';
   let running: RunningServer;

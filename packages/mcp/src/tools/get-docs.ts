@@ -1,7 +1,7 @@
 import { getDocs } from '@docs/search';
-import { formatPackageId } from '@docs/store';
+import { formatPackageId, parsePackageSpec } from '@docs/store';
 import { z } from 'zod';
-import { resolveLibrary } from '../context.js';
+import { type DocsToolContext, resolveLibrary } from '../context.js';
 import { renderSearch, renderUnresolved, searchOutputOf, unresolvedOutput } from '../render.js';
 import {
   formatInput,
@@ -43,7 +43,12 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
   outputSchema: searchOutput,
   annotations: { title: 'Search one library', ...READ_ONLY },
   async handler(args, context) {
-    const found = await resolveLibrary(context, args.library, args.version);
+    const projectVersion = await projectVersionOf(context, args.library, args.version);
+    const preferred = projectVersion ? await resolveLibrary(context, args.library, projectVersion) : undefined;
+    const found =
+      preferred?.ok && preferred.pkg.version === projectVersion
+        ? preferred
+        : await resolveLibrary(context, args.library, args.version);
     if (!found.ok) return answer(unresolvedOutput(found), renderUnresolved(found), true);
     const response = await getDocs(context.store, formatPackageId(found.pkg), args.topic, {
       tokens: args.tokens,
@@ -52,6 +57,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       offset: args.offset,
       ...(args.mode ? { mode: args.mode } : {}),
       ...(context.models ? { models: context.models } : {}),
+      ...(projectVersion ? { projectVersion } : {}),
     });
     // The library was resolved here, so say here when a range was met only by a prerelease.
     const output = searchOutputOf(
@@ -61,3 +67,14 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
     return answer(output, renderSearch(output, 'get_docs'), response.status !== 'ok' && response.status !== 'no-match');
   },
 };
+
+/** For a bare name, the version the project installs (when the server knows its project). */
+async function projectVersionOf(
+  context: DocsToolContext,
+  library: string,
+  version: string | undefined,
+): Promise<string | undefined> {
+  const spec = parsePackageSpec(library.trim());
+  if ((version !== undefined && version !== '') || spec.version !== undefined) return undefined;
+  return context.projectVersion?.(spec.name);
+}
