@@ -337,5 +337,6 @@ function isExpected(error: unknown): boolean {
   if (error.name === 'IngestError' || error.name === 'SourceError') return true;
   // Every EmbedError names the model, file or endpoint to fix (a missing model, an unreachable hub...).
   if (error.name === 'EmbedError') return true;
-  return error instanceof RangeError;
+  // Only the search's own option errors: a RangeError from deeper down is a bug, and says so.
+  return error.name === 'SearchOptionError';
 }

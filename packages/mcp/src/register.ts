@@ -1,3 +1,4 @@
+import { SearchOptionError } from '@docs/search';
 import { formatPackageId } from '@docs/store';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -92,10 +93,15 @@ async function librariesLine(context: DocsToolContext): Promise<string> {
   return `Libraries available: ${named}${rest}.`;
 }
 
-/** Bad option values are the caller's to fix, an unreadable store the user's; anything else is a bug, said plainly. */
+/**
+ * Bad option values are the caller's to fix, an unreadable store or a damaged
+ * package the user's; anything else is a bug, said plainly. Only the search's
+ * own option errors are the caller's: a RangeError from a ranking function
+ * comes from data, and blaming the arguments would send the agent retrying.
+ */
 function explain(tool: DocsTool, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof RangeError) return `Invalid arguments for ${tool.name}: ${message}`;
+  if (error instanceof SearchOptionError) return `Invalid arguments for ${tool.name}: ${message}`;
   if (error instanceof Error && error.name === 'StoreError')
     return `${tool.name} could not read the documentation store: ${message}`;
   return `${tool.name} failed unexpectedly (a bug in the docs server, please report it): ${message}`;

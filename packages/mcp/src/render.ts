@@ -28,6 +28,7 @@ export function searchOutputOf(response: SearchResponse, offset: number): Search
     },
     ...(response.project ? { project: { ...response.project } } : {}),
     ...(response.otherVersions ? { otherVersions: response.otherVersions.map((v) => ({ ...v })) } : {}),
+    ...(response.warnings && response.warnings.length > 0 ? { warnings: [...response.warnings] } : {}),
   };
 }
 
@@ -53,7 +54,8 @@ export function unresolvedOutput(error: Unresolved): SearchOutput {
  * and how to get more.
  */
 export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_all'): string {
-  if (output.results.length === 0) return [output.message, ...retrievalText(output)].join('\n');
+  const warnings = (output.warnings ?? []).map((w) => `Note: ${w}`);
+  if (output.results.length === 0) return [output.message, ...warnings, ...retrievalText(output)].join('\n');
   const lines: string[] = [];
   const index = output.results.every((r) => r.content === undefined);
   for (const r of output.results) {
@@ -68,7 +70,7 @@ export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_al
   const more = output.nextOffset === undefined ? '' : ` More: call ${tool} again with offset ${output.nextOffset}.`;
   const tokens = index ? '' : `; ${output.totalTokens} tokens`;
   const next = index ? ' Read a page with read_doc (library, path), or search again with format "full".' : '';
-  lines.push(`${output.message}${tokens}.${more}${next}`, ...retrievalText(output));
+  lines.push(`${output.message}${tokens}.${more}${next}`, ...warnings, ...retrievalText(output));
   return lines.join('\n');
 }
 

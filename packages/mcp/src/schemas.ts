@@ -23,7 +23,7 @@ export const topicInput = z
   .min(1)
   .max(1000)
   .describe(
-    'What to look for, in a few specific words: an API or option name, a config key, an error message or a short task ("fake timers", "configure coverage thresholds"). Do not repeat the library name.',
+    'What to look for, in a few specific words: an API or option name, a config key, an error message or a short task ("fake timers", "configure coverage thresholds"). Do not repeat the library name. At most 1000 characters; the first 32 words are searched.',
   );
 
 export const tokensInput = z
@@ -123,6 +123,12 @@ export const searchOutput = z.object({
     .optional()
     .describe(
       'Other installed versions that match when the one searched matched nothing or far less: ask for one by version',
+    ),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'What to know about how the answer was made: the topic cut to the query caps, a damaged library left out',
     ),
 });
 

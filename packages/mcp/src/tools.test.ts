@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocsToolContext, registerDocsTools } from './index.js';
 
@@ -409,5 +410,33 @@ describe('a store that changes while the server runs', () => {
     const result = await call('search_all', { topic: 'cors' });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/could not read the documentation store/);
+  });
+});
+
+describe('a package damaged after it was installed', () => {
+  it('search_all leaves it out with a note naming it; get_docs says it is damaged and how to rebuild, never "invalid arguments"', async () => {
+    const store = await storeWith([
+      ['webframe', '2.0.0', [cors('webframe')]],
+      ['apiframe', '3.1.0', [cors('apiframe')]],
+    ]);
+    const found = await store.resolve('apiframe');
+    if (!found.ok) throw new Error('expected apiframe');
+    const db = new Database(found.value.file);
+    db.exec('UPDATE chunks SET tokens = -5');
+    db.close();
+    const { call } = await connect({ store });
+    const all = await call('search_all', { topic: 'enable cors' });
+    expect(all.isError).toBeFalsy();
+    expect(data(all).searched).toEqual(['webframe@2.0.0']);
+    expect(data(all).warnings).toEqual([
+      expect.stringMatching(/^Left out apiframe@3\.1\.0: apiframe@3\.1\.0 is damaged/),
+    ]);
+    expect(text(all)).toMatch(/Note: Left out apiframe@3\.1\.0/);
+    const one = await call('get_docs', { library: 'apiframe', topic: 'enable cors' });
+    expect(one.isError).toBe(true);
+    expect(text(one)).toMatch(
+      /apiframe@3\.1\.0 is damaged \(chunk \d+: tokens is -5\); rebuild it: docs remove apiframe@3\.1\.0/,
+    );
+    expect(text(one)).not.toMatch(/Invalid arguments|at .*\.js:\d+/);
   });
 });

@@ -1,4 +1,5 @@
 // This file is the public API of @docs/search.
+export { SearchOptionError } from './errors.js';
 export type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from './models.js';
 export { heldModels } from './models.js';
 export type { ModelSpecs, OpenModels } from './open-models.js';

@@ -1,4 +1,5 @@
 import type { ColumnWeights } from '@docs/store';
+import { SearchOptionError } from './errors.js';
 import type { SearchModels } from './models.js';
 
 /** `lexical`: BM25 alone. `hybrid`: BM25 and vector similarity fused, where a package has vectors and their model is here. */
@@ -61,6 +62,10 @@ export interface SearchOptions {
   readonly rrfK?: number;
   /** Stops embedding and re-ranking calls (an endpoint that hangs). @default none */
   readonly signal?: AbortSignal;
+  /** A longer topic is cut to its first this many characters (at a word boundary), and the answer says so. @default 1000 */
+  readonly maxTopicChars?: number;
+  /** Words searched for at most; further words are left out, and the answer says so. Keeps the cost linear in the words kept. @default 32 */
+  readonly maxTerms?: number;
 }
 
 /** Options of searchAll. */
@@ -99,6 +104,8 @@ export interface ResolvedOptions {
   readonly fusion: 'convex' | 'rrf';
   readonly rrfK: number;
   readonly signal: AbortSignal | undefined;
+  readonly maxTopicChars: number;
+  readonly maxTerms: number;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -128,10 +135,12 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     fusion: options.fusion ?? 'convex',
     rrfK: options.rrfK ?? 60,
     signal: options.signal,
+    maxTopicChars: options.maxTopicChars ?? 1000,
+    maxTerms: options.maxTerms ?? 32,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
-      throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${value}`);
+      throw new SearchOptionError(`${name} must be a whole number ≥ ${min}, got ${value}`);
     }
   };
   wholeNumber('tokens', resolved.tokens, 0);
@@ -140,45 +149,47 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   wholeNumber('candidates', resolved.candidates, 1);
   wholeNumber('rerankCandidates', resolved.rerankCandidates, 0);
   if (resolved.mode !== undefined && resolved.mode !== 'lexical' && resolved.mode !== 'hybrid') {
-    throw new RangeError(`mode must be "lexical" or "hybrid", got ${JSON.stringify(resolved.mode)}`);
+    throw new SearchOptionError(`mode must be "lexical" or "hybrid", got ${JSON.stringify(resolved.mode)}`);
   }
   if (resolved.fusion !== 'convex' && resolved.fusion !== 'rrf') {
-    throw new RangeError(`fusion must be "convex" or "rrf", got ${JSON.stringify(resolved.fusion)}`);
+    throw new SearchOptionError(`fusion must be "convex" or "rrf", got ${JSON.stringify(resolved.fusion)}`);
   }
   if (!(resolved.vectorWeight >= 0 && resolved.vectorWeight <= 1)) {
-    throw new RangeError(`vectorWeight must be between 0 and 1, got ${resolved.vectorWeight}`);
+    throw new SearchOptionError(`vectorWeight must be between 0 and 1, got ${resolved.vectorWeight}`);
   }
   if (!(resolved.rrfK >= 0 && Number.isFinite(resolved.rrfK))) {
-    throw new RangeError(`rrfK must be a finite number ≥ 0, got ${resolved.rrfK}`);
+    throw new SearchOptionError(`rrfK must be a finite number ≥ 0, got ${resolved.rrfK}`);
   }
+  wholeNumber('maxTopicChars', resolved.maxTopicChars, 1);
+  wholeNumber('maxTerms', resolved.maxTerms, 1);
   if (resolved.format !== 'full' && resolved.format !== 'index') {
-    throw new RangeError(`format must be "full" or "index", got ${JSON.stringify(resolved.format)}`);
+    throw new SearchOptionError(`format must be "full" or "index", got ${JSON.stringify(resolved.format)}`);
   }
   if (!(resolved.drop >= 0 && resolved.drop <= 1))
-    throw new RangeError(`drop must be between 0 and 1, got ${resolved.drop}`);
+    throw new SearchOptionError(`drop must be between 0 and 1, got ${resolved.drop}`);
   if (!(resolved.headingBoost >= 0 && Number.isFinite(resolved.headingBoost))) {
-    throw new RangeError(`headingBoost must be a finite number ≥ 0, got ${resolved.headingBoost}`);
+    throw new SearchOptionError(`headingBoost must be a finite number ≥ 0, got ${resolved.headingBoost}`);
   }
   if (!(resolved.identifierWeight >= 1 && Number.isFinite(resolved.identifierWeight))) {
-    throw new RangeError(`identifierWeight must be a finite number ≥ 1, got ${resolved.identifierWeight}`);
+    throw new SearchOptionError(`identifierWeight must be a finite number ≥ 1, got ${resolved.identifierWeight}`);
   }
   if (!(resolved.duplicateThreshold > 0 && resolved.duplicateThreshold <= 1)) {
-    throw new RangeError(`duplicateThreshold must be above 0 and at most 1, got ${resolved.duplicateThreshold}`);
+    throw new SearchOptionError(`duplicateThreshold must be above 0 and at most 1, got ${resolved.duplicateThreshold}`);
   }
   if (!(resolved.pageWeight >= 0 && resolved.pageWeight <= 1)) {
-    throw new RangeError(`pageWeight must be between 0 and 1, got ${resolved.pageWeight}`);
+    throw new SearchOptionError(`pageWeight must be between 0 and 1, got ${resolved.pageWeight}`);
   }
   if (!(resolved.samePageDecay > 0 && resolved.samePageDecay <= 1)) {
-    throw new RangeError(`samePageDecay must be above 0 and at most 1, got ${resolved.samePageDecay}`);
+    throw new SearchOptionError(`samePageDecay must be above 0 and at most 1, got ${resolved.samePageDecay}`);
   }
   if (!(resolved.historyWeight >= 0 && resolved.historyWeight <= 1)) {
-    throw new RangeError(`historyWeight must be between 0 and 1, got ${resolved.historyWeight}`);
+    throw new SearchOptionError(`historyWeight must be between 0 and 1, got ${resolved.historyWeight}`);
   }
   if (!(resolved.linkWeight >= 0 && resolved.linkWeight <= 1)) {
-    throw new RangeError(`linkWeight must be between 0 and 1, got ${resolved.linkWeight}`);
+    throw new SearchOptionError(`linkWeight must be between 0 and 1, got ${resolved.linkWeight}`);
   }
   if (!(resolved.coverageExponent >= 0 && Number.isFinite(resolved.coverageExponent))) {
-    throw new RangeError(`coverageExponent must be a finite number ≥ 0, got ${resolved.coverageExponent}`);
+    throw new SearchOptionError(`coverageExponent must be a finite number ≥ 0, got ${resolved.coverageExponent}`);
   }
   return resolved;
 }

@@ -6,6 +6,16 @@ export interface AnalyzedQuery {
   readonly terms: readonly string[];
   /** Stop words that were dropped. */
   readonly dropped: readonly string[];
+  /** What the caps left out, when they did: the topic's characters beyond `maxChars`, the words beyond `maxTerms`. */
+  readonly cut?: { readonly chars?: number; readonly terms?: number };
+}
+
+/** Caps on what one query may cost; see SearchOptions.maxTopicChars and maxTerms. */
+export interface QueryCaps {
+  /** @default no cap */
+  readonly maxChars?: number;
+  /** @default no cap */
+  readonly maxTerms?: number;
 }
 
 // A term is a run of letters, digits and the joiners that hold identifiers
@@ -24,11 +34,33 @@ const TERM = /[\p{L}\p{N}\p{M}]+(?:[._:/'’-]+[\p{L}\p{N}\p{M}]+)*/gu;
  * @example
  * analyzeQuery('how do I mock timers in vitest', { alsoDrop: ['vitest'] }).terms // ['mock', 'timers']
  */
-export function analyzeQuery(topic: string, options: { alsoDrop?: readonly string[] } = {}): AnalyzedQuery {
+export function analyzeQuery(topic: string, options: { alsoDrop?: readonly string[] } & QueryCaps = {}): AnalyzedQuery {
+  const capped = capTopic(topic, options.maxChars);
   const words = [
-    ...new Set((topic.normalize('NFKC').toLowerCase().match(TERM) ?? []).map((w) => w.replaceAll('’', "'"))),
+    ...new Set((capped.normalize('NFKC').toLowerCase().match(TERM) ?? []).map((w) => w.replaceAll('’', "'"))),
   ];
-  const extra = new Set((options.alsoDrop ?? []).map((w) => w.toLowerCase()));
+  const analyzed = analyzeWords(words, options.alsoDrop);
+  const maxTerms = options.maxTerms ?? Number.POSITIVE_INFINITY;
+  const charsCut = topic.length - capped.length;
+  const termsCut = Math.max(0, analyzed.terms.length - maxTerms);
+  if (charsCut === 0 && termsCut === 0) return analyzed;
+  return {
+    terms: analyzed.terms.slice(0, maxTerms),
+    dropped: analyzed.dropped,
+    cut: { ...(charsCut > 0 ? { chars: charsCut } : {}), ...(termsCut > 0 ? { terms: termsCut } : {}) },
+  };
+}
+
+/** The topic's first `maxChars` characters, ending at a word boundary when there is one. */
+function capTopic(topic: string, maxChars: number | undefined): string {
+  if (maxChars === undefined || topic.length <= maxChars) return topic;
+  const head = topic.slice(0, maxChars + 1);
+  const boundary = head.search(/\s\S*$/u);
+  return boundary > 0 ? head.slice(0, boundary) : topic.slice(0, maxChars);
+}
+
+function analyzeWords(words: readonly string[], alsoDrop: readonly string[] | undefined): AnalyzedQuery {
+  const extra = new Set((alsoDrop ?? []).map((w) => w.toLowerCase()));
   const isNoise = (w: string) => STOP_WORDS.has(w) || extra.has(w);
   const kept = words.filter((w) => !isNoise(w));
   if (kept.length === 0) {

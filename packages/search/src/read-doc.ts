@@ -1,5 +1,6 @@
 import { tokenBudget } from '@docs/rank';
 import { formatPackageId, loadTokenCounter, type PackageStore } from '@docs/store';
+import { SearchOptionError } from './errors.js';
 
 export interface ReadDocOptions {
   /** Token budget for the page; 0 means the whole page (from `offset`). @default 0 */
@@ -47,8 +48,10 @@ export async function readDoc(
 ): Promise<ReadDocResponse> {
   const budget = options.tokens ?? 0;
   const offset = options.offset ?? 0;
-  if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`tokens must be a whole number ≥ 0, got ${budget}`);
-  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number ≥ 0, got ${offset}`);
+  if (!Number.isInteger(budget) || budget < 0)
+    throw new SearchOptionError(`tokens must be a whole number ≥ 0, got ${budget}`);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new SearchOptionError(`offset must be a whole number ≥ 0, got ${offset}`);
   const found = await store.resolve(library, options.version);
   if (!found.ok) {
     const message =

@@ -64,4 +64,9 @@ export interface SearchResponse {
   readonly otherVersions?: readonly { readonly library: string; readonly total: number }[];
   /** Which retrieval answered (lexical, or hybrid with which embedder and re-ranker), and notes on why. */
   readonly retrieval: RetrievalInfo;
+  /**
+   * What a caller should know about how the answer was made: the topic cut to
+   * the query caps, a damaged library left out of a search of every library.
+   */
+  readonly warnings?: readonly string[];
 }

@@ -15,7 +15,7 @@ import { isHistoryPage } from './history.js';
 import { fuseWithVectors, Retrieval, type ScoredHits, shareOfBest, similarityFactors } from './hybrid.js';
 import { demoteNearDuplicates } from './near-duplicates.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
-import { analyzeQuery } from './query.js';
+import { type AnalyzedQuery, analyzeQuery } from './query.js';
 import type { DocResult, RetrievalInfo, SearchResponse } from './results.js';
 import { isIdentifier, termAlternatives } from './terms.js';
 import { oneVersionEach, resolveForProject, withVersionHints } from './versions.js';
@@ -79,7 +79,7 @@ export async function getDocs(
   const found = await resolveForProject(store, library, options.version, options.projectVersion);
   if (!found.ok) return unresolved(found.error);
   const alsoDrop = [found.value.name.replace(/^@[^/]+\//, '')];
-  const answer = (pkg: InstalledPackage) => search([targetOf(store, pkg)], topic, resolved, { alsoDrop });
+  const answer = (pkg: InstalledPackage) => search([targetOf(store, pkg)], topic, resolved, { alsoDrop }, false);
   const response = withNotes(await answer(found.value), found.note ? [found.note] : []);
   // Another version is searched only when this one is empty or thin beside it (see withVersionHints).
   return withVersionHints(store, found.value, response, options.projectVersion, answer);
@@ -119,6 +119,7 @@ export async function searchAll(
     topic,
     resolved,
     {},
+    true,
   );
   return withNotes(response, notes);
 }
@@ -127,42 +128,73 @@ function targetOf(store: PackageStore, pkg: InstalledPackage): Target {
   return { pkg, label: formatPackageId(pkg), reader: () => store.reader(pkg) };
 }
 
+/**
+ * A package that cannot be read as it is (damaged after it was installed, or
+ * of another format): searching every library leaves it out with a warning
+ * naming it, so one bad package never breaks the others' answers.
+ */
+function isUnreadable(error: unknown): error is Error {
+  return (
+    error instanceof Error &&
+    error.name === 'StoreError' &&
+    ['damaged-package', 'unknown-format'].includes((error as { code?: string }).code ?? '')
+  );
+}
+
 async function search(
   targets: readonly Target[],
   topic: string,
   options: ResolvedOptions,
   analysis: { alsoDrop?: readonly string[] },
+  skipUnreadable: boolean,
 ): Promise<SearchResponse> {
-  const searched = targets.map((t) => t.label);
-  const { terms } = analyzeQuery(topic, analysis);
-  const retrieval = new Retrieval(topic, options);
+  const analyzed = analyzeQuery(topic, { ...analysis, maxChars: options.maxTopicChars, maxTerms: options.maxTerms });
+  const { terms } = analyzed;
+  const warnings = capWarnings(analyzed.cut, options);
+  // The embedder reads the topic as the caps cut it, so a pasted page costs no more than its head.
+  const retrieval = new Retrieval(topic.slice(0, options.maxTopicChars), options);
   if (terms.length === 0) {
     return empty(
       'no-match',
-      `The topic "${topic}" has no words to search for. Use words, an API name or an error message.`,
-      searched,
+      `The topic "${shorten(topic)}" has no words to search for. Use words, an API name or an error message.`,
+      targets.map((t) => t.label),
       terms,
       'none',
-      { retrieval: retrieval.info() },
+      { retrieval: retrieval.info(), ...(warnings.length > 0 ? { warnings } : {}) },
     );
   }
   const perLibrary = Math.max(options.candidates, options.offset + options.limit);
   // One library after another: SQLite work is synchronous, so running them
   // "concurrently" would only interleave, and the store may close idle readers.
   const found: LibraryCandidates[] = [];
-  for (const target of targets) found.push(await candidates(target, terms, perLibrary, options, retrieval));
+  const answering: Target[] = [];
+  let unreadable: Error | undefined;
+  for (const target of targets) {
+    try {
+      found.push(await candidates(target, terms, perLibrary, options, retrieval));
+      answering.push(target);
+    } catch (error) {
+      if (!skipUnreadable || !isUnreadable(error)) throw error;
+      unreadable ??= error;
+      warnings.push(`Left out ${target.label}: ${error.message}`);
+    }
+  }
+  // Nothing left to answer: the reason is the answer, not an empty list.
+  if (answering.length === 0 && unreadable) throw unreadable;
+  const searched = answering.map((t) => t.label);
+  const extra = warnings.length > 0 ? { warnings } : {};
   const lists = crossLibraryScale(found, options.coverageExponent);
   const match = found.some((l) => l.bestCoverage === terms.length) ? 'all' : 'some';
   const merged = await retrieval.rerank(lists.flat().sort(byScore));
   if (merged.length === 0) {
-    const where = targets.length === 1 ? searched[0] : `the ${targets.length} libraries searched`;
+    const where = answering.length === 1 ? searched[0] : `the ${answering.length} libraries searched`;
     return empty(
       'no-match',
-      `Nothing in ${where} matched "${topic}". Try fewer or other words: an API name, a config key or an error message.`,
+      `Nothing in ${where} matched "${shorten(topic)}". Try fewer or other words: an API name, a config key or an error message.`,
       searched,
       terms,
       'none',
-      { retrieval: retrieval.info() },
+      { retrieval: retrieval.info(), ...extra },
     );
   }
   // The drop measures relevance alone; the spread over pages comes after it.
@@ -198,7 +230,27 @@ async function search(
     searched,
     query: { terms, match },
     retrieval: retrieval.info(),
+    ...extra,
   };
+}
+
+/** What the answer says when the caps cut the query: what was cut, and the cap. */
+function capWarnings(cut: AnalyzedQuery['cut'], options: ResolvedOptions): string[] {
+  const warnings: string[] = [];
+  if (cut?.chars) {
+    warnings.push(
+      `The topic was cut to its first ${options.maxTopicChars} characters (the cap; ${cut.chars} more were left out).`,
+    );
+  }
+  if (cut?.terms) {
+    warnings.push(`Searched the first ${options.maxTerms} words only (the cap; ${cut.terms} more were left out).`);
+  }
+  return warnings;
+}
+
+/** A topic as a message quotes it: a pasted page is not repeated back whole. */
+function shorten(topic: string): string {
+  return topic.length <= 200 ? topic : `${topic.slice(0, 200)}…`;
 }
 
 /**

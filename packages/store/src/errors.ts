@@ -6,6 +6,8 @@ export type StoreErrorCode =
   | 'unknown-format'
   | 'not-installed'
   | 'ambiguous'
+  | 'name-taken'
+  | 'damaged-package'
   | 'io';
 
 /**

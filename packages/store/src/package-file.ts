@@ -1,7 +1,10 @@
-import { open } from 'node:fs/promises';
+import { copyFile, mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
 import { assertValidName, assertValidVersion, type PackageId } from './names.js';
+import { contentProblem } from './package-content.js';
 import { createPackageSchema, PACKAGE_FORMAT_VERSION, type PackageDatabase } from './schema.js';
 
 /** What a package file says about itself. */
@@ -48,65 +51,92 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
 
 /**
  * Checks that `file` is a complete documentation package of the format this
- * code reads (a SQLite file with exactly the expected tables, no triggers,
- * views or extra objects, one metadata row, passing SQLite's quick check) and
- * returns its metadata. Throws StoreError('invalid-package' | 'unknown-format')
- * with the reason otherwise. The file is only read.
+ * code reads and returns its metadata: a SQLite file with exactly the
+ * expected tables (no triggers, views or extra objects), one metadata row,
+ * passing SQLite's quick check, and rows that keep the format's rules (see
+ * package-content.ts) with a search index that matches them. Throws
+ * StoreError('invalid-package' | 'unknown-format') with the reason otherwise.
+ * The file is only read: the checks run on a copy, so neither a journal nor
+ * WAL side files ever appear beside it.
  */
 export async function inspectPackageFile(file: string): Promise<PackageInfo> {
   await assertSqliteHeader(file);
+  const dir = await mkdtemp(path.join(tmpdir(), 'docs-inspect-'));
+  try {
+    const copy = path.join(dir, 'package.db');
+    await copyFile(file, copy);
+    return await validatePackageCopy(copy, file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Validates a private copy of a package (`copy`, named `subject` in messages)
+ * and normalises it in place: a file in WAL mode becomes a rollback-journal
+ * file, so a read-only reader never creates `-wal` or `-shm` files beside it.
+ * The copy is opened read-write because FTS5's integrity check is a command
+ * written as an INSERT; it changes nothing.
+ */
+export async function validatePackageCopy(copy: string, subject: string): Promise<PackageInfo> {
+  const expected = await referenceSchema();
   let database: Database.Database;
   try {
-    database = new Database(file, { readonly: true, fileMustExist: true });
+    database = new Database(copy, { fileMustExist: true });
   } catch (error) {
-    throw new StoreError('invalid-package', `${file} cannot be opened as SQLite: ${(error as Error).message}`, {
+    throw new StoreError('invalid-package', `${subject} cannot be opened as SQLite: ${(error as Error).message}`, {
       cause: error,
     });
   }
   try {
-    const formatVersion = assertReadableFormat(database, file);
-    const expected = await referenceSchema();
-    const actual = schemaOf(database);
-    const unexpected = actual.filter((o) => !expected.includes(o));
-    const missing = expected.filter((o) => !actual.includes(o));
-    if (unexpected.length > 0 || missing.length > 0) {
-      const describe = (o: string) => {
-        const [type, name] = JSON.parse(o) as [string, string];
-        return `${type} ${name}`;
-      };
-      const parts = [
-        unexpected.length > 0 ? `unexpected ${unexpected.map(describe).join(', ')}` : '',
-        missing.length > 0 ? `missing or different ${missing.map(describe).join(', ')}` : '',
-      ].filter(Boolean);
-      throw new StoreError('invalid-package', `${file} does not have the package schema: ${parts.join('; ')}`);
-    }
+    const formatVersion = assertReadableFormat(database, subject);
+    assertSchema(database, subject, expected);
     const check = database.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new StoreError('invalid-package', `${file} is damaged: ${String(check)}`);
-    assertValidVectors(database, file);
+    if (check !== 'ok') throw new StoreError('invalid-package', `${subject} is damaged: ${String(check)}`);
+    assertValidVectors(database, subject);
     const rows = database.prepare('SELECT * FROM package').all() as Array<Record<string, unknown>>;
     const row = rows[0];
     if (rows.length !== 1 || row === undefined) {
-      throw new StoreError('invalid-package', `${file} must hold exactly one package row, found ${rows.length}`);
+      throw new StoreError('invalid-package', `${subject} must hold exactly one package row, found ${rows.length}`);
     }
+    const problem = contentProblem(database);
+    if (problem !== undefined) throw new StoreError('invalid-package', `${subject} has bad data: ${problem}`);
     const info = toPackageInfo(row);
     if (info.formatVersion !== formatVersion) {
-      throw new StoreError('invalid-package', `${file} disagrees with itself about its format version`);
+      throw new StoreError('invalid-package', `${subject} disagrees with itself about its format version`);
     }
     try {
       assertValidName(info.name);
       assertValidVersion(info.version);
     } catch (error) {
-      throw new StoreError('invalid-package', `${file}: ${(error as Error).message}`, { cause: error });
+      throw new StoreError('invalid-package', `${subject}: ${(error as Error).message}`, { cause: error });
     }
+    if (database.pragma('journal_mode', { simple: true }) !== 'delete') database.pragma('journal_mode = DELETE');
     return info;
   } catch (error) {
     if (error instanceof StoreError) throw error;
-    throw new StoreError('invalid-package', `${file} is not a readable package: ${(error as Error).message}`, {
+    throw new StoreError('invalid-package', `${subject} is not a readable package: ${(error as Error).message}`, {
       cause: error,
     });
   } finally {
     database.close();
   }
+}
+
+function assertSchema(database: Database.Database, subject: string, expected: readonly string[]): void {
+  const actual = schemaOf(database);
+  const unexpected = actual.filter((o) => !expected.includes(o));
+  const missing = expected.filter((o) => !actual.includes(o));
+  if (unexpected.length === 0 && missing.length === 0) return;
+  const describe = (o: string) => {
+    const [type, name] = JSON.parse(o) as [string, string];
+    return `${type} ${name}`;
+  };
+  const parts = [
+    unexpected.length > 0 ? `unexpected ${unexpected.map(describe).join(', ')}` : '',
+    missing.length > 0 ? `missing or different ${missing.map(describe).join(', ')}` : '',
+  ].filter(Boolean);
+  throw new StoreError('invalid-package', `${subject} does not have the package schema: ${parts.join('; ')}`);
 }
 
 /**
@@ -127,7 +157,7 @@ export function assertReadableFormat(database: Database.Database, subject: strin
   );
 }
 
-async function assertSqliteHeader(file: string): Promise<void> {
+export async function assertSqliteHeader(file: string): Promise<void> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, 'r');

@@ -114,21 +114,6 @@ interface ChunkRow {
   inbound_links: number;
 }
 
-function toChunkHit(r: ChunkRow & { score: number }): ChunkHit {
-  return {
-    id: r.id,
-    documentId: r.document_id,
-    ord: r.ord,
-    score: r.score,
-    path: r.path,
-    title: r.title,
-    breadcrumb: JSON.parse(r.breadcrumb) as string[],
-    level: r.level,
-    tokens: r.tokens,
-    inboundLinks: r.inbound_links,
-  };
-}
-
 /** Whether a similarity and id rank above `other`: higher similarity, then the lower id. */
 function beats(similarity: number, id: number, other: VectorHit): boolean {
   return similarity > other.similarity || (similarity === other.similarity && id < other.id);
@@ -152,6 +137,8 @@ function normalizeRow(data: Float32Array, start: number, length: number): void {
 /** Read access to one installed package. */
 export class PackageReader {
   readonly file: string;
+  /** How messages name the package: `name@version` when opened by the store. */
+  readonly label: string;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   #info: PackageInfo | undefined;
@@ -163,9 +150,10 @@ export class PackageReader {
    * the hot path of every search, and Kysely (which creates and validates
    * package files) would cost more to load than a whole search takes.
    */
-  constructor(db: Database.Database, file: string) {
+  constructor(db: Database.Database, file: string, label: string = file) {
     this.#db = db;
     this.file = file;
+    this.label = label;
   }
 
   #prepare(source: string): Database.Statement {
@@ -286,7 +274,7 @@ export class PackageReader {
     const hits: ChunkHit[] = [];
     for (const id of new Set(ids)) {
       const r = statement.get(id) as ChunkRow | undefined;
-      if (r) hits.push(toChunkHit({ ...r, score: 0 }));
+      if (r) hits.push(this.#hit({ ...r, score: 0 }));
     }
     return hits;
   }
@@ -310,7 +298,58 @@ export class PackageReader {
        JOIN documents d ON d.id = c.document_id
        ORDER BY best.score DESC, c.id`,
     ).all(...weights, expression, options.limit) as Array<ChunkRow & { score: number }>;
-    return rows.map(toChunkHit);
+    return rows.map((r) => this.#hit(r));
+  }
+
+  // Installs check every row (package-content.ts); these checks guard the rows a search
+  // reads against a file changed after it was installed, so bad data is named as such
+  // rather than surfacing as a ranking function's complaint about its arguments.
+
+  #hit(r: ChunkRow & { score: number }): ChunkHit {
+    return {
+      id: r.id,
+      documentId: r.document_id,
+      ord: this.#wholeNumber(r.ord, 0, 'ord', r.id),
+      score: r.score,
+      path: this.#text(r.path, 'path', r.id),
+      title: this.#text(r.title, 'title', r.id),
+      breadcrumb: this.#breadcrumb(r.breadcrumb, r.id),
+      level: this.#wholeNumber(r.level, 0, 'level', r.id, 6),
+      tokens: this.#wholeNumber(r.tokens, 0, 'tokens', r.id),
+      inboundLinks: this.#wholeNumber(r.inbound_links, 0, 'inbound_links', r.id),
+    };
+  }
+
+  #damaged(problem: string, chunk: number): StoreError {
+    return new StoreError(
+      'damaged-package',
+      `${this.label} is damaged (chunk ${chunk}: ${problem}); rebuild it: docs remove ${this.label}, then docs add its source again (or docs sync)`,
+    );
+  }
+
+  #wholeNumber(value: unknown, min: number, column: string, chunk: number, max = Number.MAX_SAFE_INTEGER): number {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw this.#damaged(`${column} is ${String(value)}`, chunk);
+    }
+    return value;
+  }
+
+  #text(value: unknown, column: string, chunk: number): string {
+    if (typeof value !== 'string') throw this.#damaged(`${column} is not text`, chunk);
+    return value;
+  }
+
+  #breadcrumb(value: unknown, chunk: number): string[] {
+    let parsed: unknown;
+    try {
+      parsed = typeof value === 'string' ? JSON.parse(value) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!Array.isArray(parsed) || !parsed.every((h) => typeof h === 'string')) {
+      throw this.#damaged('breadcrumb is not a JSON array of strings', chunk);
+    }
+    return parsed;
   }
 
   /**
@@ -334,7 +373,11 @@ export class PackageReader {
       // Column names come from the FtsColumn type, never from input.
       const filtered = options.column ? `${options.column} : (${expression})` : expression;
       for (const rowid of statement.all(filtered) as number[]) {
-        if (wanted.has(rowid)) matches.set(rowid, [...(matches.get(rowid) ?? []), index]);
+        if (!wanted.has(rowid)) continue;
+        // Appended in place: copying the list per term made a long query quadratic.
+        const found = matches.get(rowid);
+        if (found) found.push(index);
+        else matches.set(rowid, [index]);
       }
     }
     return matches;
@@ -345,8 +388,8 @@ export class PackageReader {
     const statement = this.#prepare('SELECT content FROM chunks WHERE id = ?').pluck();
     const contents = new Map<number, string>();
     for (const id of new Set(ids)) {
-      const content = statement.get(id) as string | undefined;
-      if (content !== undefined) contents.set(id, content);
+      const content = statement.get(id) as unknown;
+      if (content !== undefined) contents.set(id, this.#text(content, 'content', id));
     }
     return contents;
   }

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
 import { closestName } from './closest.js';
@@ -13,8 +12,15 @@ import {
   parsePackageFileName,
   parsePackageSpec,
 } from './names.js';
-import { assertReadableFormat, inspectPackageFile, type PackageInfo } from './package-file.js';
+import { assertReadableFormat, assertSqliteHeader, type PackageInfo, validatePackageCopy } from './package-file.js';
 import { type PackageEmbedder, PackageReader } from './package-reader.js';
+import {
+  assertNoPendingWal,
+  partialTag,
+  removeLeftoversSync,
+  removeSideFiles,
+  removeWithSideFiles,
+} from './partial-files.js';
 import { openReadOnlyDatabase } from './sqlite.js';
 import { VectorJob } from './vector-job.js';
 
@@ -44,9 +50,6 @@ export type ResolveResult =
       readonly note?: string;
     }
   | { readonly ok: false; readonly error: ResolveError };
-
-/** Partial files older than this are left over from a crash and may be removed. */
-const STALE_PARTIAL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The directory of installed documentation packages, one `<name>@<version>.db`
@@ -94,6 +97,8 @@ export class PackageStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new StoreError('io', `cannot read the store at ${this.dir}: ${(error as Error).message}`, { cause: error });
     }
+    // Every change shows here, so this is where a killed build's files are first seen.
+    if (entries.some((e) => e.startsWith('.') && e.includes('.partial'))) removeLeftoversSync(this.dir);
     const packages: InstalledPackage[] = [];
     for (const entry of entries) {
       const id = parsePackageFileName(entry);
@@ -125,7 +130,10 @@ export class PackageStore {
         error: { code: 'no-packages', message: 'no documentation packages are installed', installed },
       };
     }
-    const versions = installed.filter((p) => p.name.toLowerCase() === name);
+    const sameName = installed.filter((p) => p.name.toLowerCase() === name);
+    // Of two spellings installed by an older docs, the one asked for exactly.
+    const spelled = sameName.filter((p) => p.name === parsed.name);
+    const versions = spelled.length > 0 && spelled.length < sameName.length ? spelled : sameName;
     if (versions.length === 0) {
       const suggestion = closestName(parsed.name, [...new Set(installed.map((p) => p.name))]);
       const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
@@ -170,42 +178,67 @@ export class PackageStore {
 
   /**
    * Validates a package file and moves it into the store atomically (copied
-   * to a temporary name inside the store, then renamed), replacing the same
-   * name@version if present. An invalid file leaves the store unchanged.
+   * to a temporary name inside the store, checked and normalised there, then
+   * renamed), replacing the same name@version if present. An invalid file
+   * leaves the store unchanged; the source is never opened by SQLite, so no
+   * journal or WAL side file appears beside it.
+   *
+   * A package whose name differs only in case from an installed library's is
+   * refused: names are one library whatever their case, and two spellings would
+   * make every answer of that library come twice.
    */
   async install(
     file: string,
     options: { move?: boolean } = {},
   ): Promise<{ installed: InstalledPackage; info: PackageInfo; replaced: boolean }> {
-    const info = await inspectPackageFile(file);
-    await mkdir(this.dir, { recursive: true });
-    await this.#removeStalePartials();
-    const target = path.join(this.dir, packageFileName(info));
-    const replaced = await stat(target).then(
-      () => true,
-      () => false,
-    );
+    await assertSqliteHeader(file);
+    await assertNoPendingWal(file);
+    // A refused file leaves no trace, not even a store directory made for it.
+    const created = await mkdir(this.dir, { recursive: true });
+    await this.#removeLeftovers();
     let staged = file;
-    if (!options.move || path.dirname(path.resolve(file)) !== this.dir) {
-      staged = this.partialPath(info);
+    const inStore = options.move === true && path.dirname(path.resolve(file)) === this.dir;
+    if (!inStore) {
+      staged = path.join(this.dir, `.install.${partialTag()}.partial`);
       await copyFile(file, staged);
     }
+    let info: PackageInfo;
+    let target: string;
+    let replaced: boolean;
     try {
+      info = await validatePackageCopy(staged, file);
+      await this.#assertOneSpelling(info);
+      target = path.join(this.dir, packageFileName(info));
+      replaced = await stat(target).then(
+        () => true,
+        () => false,
+      );
       await this.#closeReader(target);
       await rename(staged, target);
     } catch (error) {
-      if (staged !== file) await rm(staged, { force: true });
-      throw new StoreError('io', `could not install ${formatPackageId(info)}: ${(error as Error).message}`, {
-        cause: error,
-      });
+      if (staged !== file) await removeWithSideFiles(staged);
+      if (created !== undefined) await rmdir(created).catch(() => undefined);
+      if (error instanceof StoreError) throw error;
+      throw new StoreError('io', `could not install ${file}: ${(error as Error).message}`, { cause: error });
     }
-    if (options.move && staged !== file) await rm(file, { force: true });
+    await removeSideFiles(target);
+    if (options.move && staged !== file) await removeWithSideFiles(file);
     const { size, mtimeMs } = await stat(target);
     return {
       installed: { name: info.name, version: info.version, file: target, bytes: size, mtimeMs },
       info,
       replaced,
     };
+  }
+
+  async #assertOneSpelling(id: PackageId): Promise<void> {
+    const other = (await this.list()).find((p) => p.name !== id.name && p.name.toLowerCase() === id.name.toLowerCase());
+    if (other) {
+      throw new StoreError(
+        'name-taken',
+        `${formatPackageId(id)} differs only in case from the installed ${other.name}: library names are the same whatever their case. Build it as --name ${other.name}, or remove ${other.name} first (docs remove ${formatPackageId(other)})`,
+      );
+    }
   }
 
   /**
@@ -216,8 +249,12 @@ export class PackageStore {
     const { name, version } = parsePackageSpec(spec.trim());
     const installed = await this.list();
     const versions = installed.filter((p) => p.name.toLowerCase() === name.toLowerCase());
-    const matches =
+    const sameVersion =
       version === undefined ? versions : versions.filter((p) => p.version.toLowerCase() === version.toLowerCase());
+    // Two spellings of one name may have been installed before names were compared
+    // without case: the exact spelling, as list shows it, picks one of them.
+    const exact = sameVersion.filter((p) => p.name === name && (version === undefined || p.version === version));
+    const matches = sameVersion.length > 1 && exact.length === 1 ? exact : sameVersion;
     if (matches.length === 0) {
       const known = versions.length > 0 ? versions.map(formatPackageId).join(', ') : describeInstalled(installed);
       throw new StoreError('not-installed', `${spec} is not installed. Installed: ${known}`);
@@ -231,6 +268,8 @@ export class PackageStore {
     const target = matches[0] as InstalledPackage;
     await this.#closeReader(target.file);
     await rm(target.file);
+    await removeSideFiles(target.file);
+    await this.#removeLeftovers();
     return target;
   }
 
@@ -262,7 +301,7 @@ export class PackageStore {
       database.close();
       throw error;
     }
-    const reader = new PackageReader(database, pkg.file);
+    const reader = new PackageReader(database, pkg.file, formatPackageId(pkg));
     this.#readers.set(pkg.file, { reader, mtimeMs: pkg.mtimeMs, bytes: pkg.bytes });
     for (const [file, entry] of this.#readers) {
       if (this.#readers.size <= this.#maxOpen) break;
@@ -283,10 +322,13 @@ export class PackageStore {
 
   /**
    * A fresh path inside the store for a package being built: on the same file
-   * system as the packages, so installing it is a rename.
+   * system as the packages, so installing it is a rename. The name carries the
+   * building process's id, so the next store operation can remove what a build
+   * killed midway left behind. Leftovers of dead builds are removed here too.
    */
   partialPath(id: PackageId): string {
-    return path.join(this.dir, `.${packageFileName(id)}.${randomBytes(6).toString('hex')}.partial`);
+    removeLeftoversSync(this.dir);
+    return path.join(this.dir, `.${packageFileName(id)}.${partialTag()}.partial`);
   }
 
   /** Closes every cached connection. */
@@ -302,15 +344,8 @@ export class PackageStore {
     await cached?.reader.close();
   }
 
-  async #removeStalePartials(): Promise<void> {
-    const entries = await readdir(this.dir).catch(() => [] as string[]);
-    const now = Date.now();
-    for (const entry of entries) {
-      if (!entry.startsWith('.') || !entry.endsWith('.partial')) continue;
-      const file = path.join(this.dir, entry);
-      const info = await stat(file).catch(() => undefined);
-      if (info && now - info.mtimeMs > STALE_PARTIAL_MS) await rm(file, { force: true });
-    }
+  async #removeLeftovers(): Promise<void> {
+    removeLeftoversSync(this.dir);
   }
 }
 

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoreError } from './errors.js';
 import { assertValidName, assertValidVersion } from './names.js';
+import { partialTag } from './partial-files.js';
 import { createPackageSchema, PACKAGE_FORMAT_VERSION } from './schema.js';
 import { openPackageForWriting } from './sqlite.js';
 
@@ -79,7 +79,8 @@ export async function writePackage(
 ): Promise<WriteSummary> {
   assertValidName(meta.name);
   assertValidVersion(meta.version);
-  const partial = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.partial`);
+  // The writer's pid in the name lets a later store operation remove it if this process is killed.
+  const partial = path.join(path.dirname(file), `.${path.basename(file)}.${partialTag()}.partial`);
   const { sql } = await import('kysely');
   const db = await openPackageForWriting(partial);
   let closed = false;

@@ -85,6 +85,8 @@ function show(response: SearchResponse, globals: GlobalOptions): void {
     printJson(response);
     return;
   }
+  // On stderr, so the answer on stdout stays what a pipe expects.
+  for (const warning of response.warnings ?? []) process.stderr.write(`docs: note: ${warning}\n`);
   if (response.results.length === 0) {
     process.stdout.write(`${response.message}\n${retrievalLines(response).join('\n')}`);
     return;
