@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 
 describe('public API', () => {
-  it('exports exactly the seven ranking functions', () => {
+  it('exports exactly the eight ranking functions', () => {
     expect(Object.keys(api).sort()).toEqual([
       'convexFusion',
       'diversify',
+      'fuseScores',
       'minMaxNormalize',
       'reciprocalRankFusion',
       'relevanceDrop',

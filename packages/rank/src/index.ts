@@ -16,3 +16,5 @@ export type { ConvexFusionOptions } from './score-fusion.js';
 export { convexFusion } from './score-fusion.js';
 export type { BudgetedItem, BudgetItem, TokenBudgetOptions, TokenBudgetResult } from './token-budget.js';
 export { tokenBudget } from './token-budget.js';
+export type { FusedScore, ScoredId, ScoreFusionOptions } from './weighted-fusion.js';
+export { fuseScores } from './weighted-fusion.js';
