@@ -99,6 +99,20 @@ function userEnv(extra = {}) {
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
+/** The file `pnpm pack` writes for a package: `@docs/cli` 1.2.3 → docs-cli-1.2.3.tgz. */
+const tarballName = (manifest) => `${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}.tgz`;
+
+/**
+ * pnpm as the README runs it, through npx at the `packageManager` version: it is not a dependency of the
+ * root (a half-finished install would leave a local copy npx picks without its bin).
+ */
+function pnpm(args, options) {
+  return run('npx', ['-y', readJson(path.join(root, 'package.json')).packageManager, ...args], {
+    timeout: 300_000,
+    ...options,
+  });
+}
+
 /** Every file under `dir`, as `/`-separated relative paths. */
 function filesUnder(dir, prefix = '') {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -169,17 +183,7 @@ await check('release dry run: changeset version on a scratch copy', async () => 
   const before = new Map(workspacePackages(scratch).map((p) => [p.manifest.name, p.manifest]));
   const releases = pendingReleases(scratch);
   // The release flow: links from the lockfile (no lifecycle scripts: nothing is built here), then the version bump.
-  await run(
-    process.execPath,
-    [
-      path.join(root, 'node_modules/pnpm/bin/pnpm.cjs'),
-      'install',
-      '--frozen-lockfile',
-      '--prefer-offline',
-      '--ignore-scripts',
-    ],
-    { cwd: scratch },
-  );
+  await pnpm(['install', '--frozen-lockfile', '--prefer-offline', '--ignore-scripts'], { cwd: scratch });
   await run(process.execPath, [path.join(scratch, 'node_modules/@changesets/cli/bin.js'), 'version'], { cwd: scratch });
 
   const bumped = [];
@@ -203,17 +207,26 @@ await check('release dry run: changeset version on a scratch copy', async () => 
   return bumped.length > 0 ? bumped.join(', ') : 'no pending changesets';
 });
 
-await check('release dry run: pnpm pack of every publishable package', async () => {
+await check("release dry run: pnpm pack of every publishable package, with the README's command", async () => {
   mkdirSync(tarballDir, { recursive: true });
   const publishable = workspacePackages(scratch).filter((p) => !p.manifest.private);
   assert(publishable.length > 0, 'nothing to pack (did the version step fail?)');
-  for (const { dir, manifest } of publishable) {
-    await run(
-      process.execPath,
-      [path.join(root, 'node_modules/pnpm/bin/pnpm.cjs'), 'pack', '--pack-destination', tarballDir],
-      { cwd: dir },
-    );
-    const file = path.join(tarballDir, `${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}.tgz`);
+  // The README's "From packed tarballs" line, run as written but for the destination.
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const line = readme
+    .split('\n')
+    .find((l) => /^npx -y pnpm@\S+ -r .*\bpack --pack-destination ~\/docs-tarballs$/.test(l));
+  assert(line, 'the README has no "npx -y pnpm@… -r … pack --pack-destination ~/docs-tarballs" line');
+  const args = line
+    .split(' ')
+    .slice(3, -1)
+    .map((a) => a.replace(/^'(.*)'$/, '$1'));
+  await pnpm([...args, tarballDir], { cwd: scratch });
+  const expected = publishable.map(({ manifest }) => tarballName(manifest)).sort();
+  const written = readdirSync(tarballDir).sort();
+  assert(written.join() === expected.join(), `packed ${written.join(', ')}; expected ${expected.join(', ')}`);
+  for (const { manifest } of publishable) {
+    const file = path.join(tarballDir, tarballName(manifest));
     assert(existsSync(file), `pnpm pack wrote no ${path.basename(file)}`);
     const unpacked = path.join(work, 'unpacked', manifest.name);
     mkdirSync(unpacked, { recursive: true });
@@ -383,8 +396,8 @@ await check('@docs/cli: npm install of the packed tarballs into a new project', 
   return `${count} packages; every @docs/* package from its tarball, once`;
 });
 
-await check('@docs/cli: docs --version', async () => {
-  const { stdout } = await run(docs, ['--version'], { cwd: cliProject, env: docsEnv });
+await check('@docs/cli: npx docs --version (as the README says) prints the released version', async () => {
+  const { stdout } = await run('npx', ['docs', '--version'], { cwd: cliProject, env: docsEnv });
   const version = tarballOf('@docs/cli').manifest.version;
   assert(stdout.trim() === version, `printed "${stdout.trim()}", expected ${version}`);
   return `docs ${version}`;
