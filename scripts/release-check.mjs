@@ -264,7 +264,8 @@ for (const name of publishableNames) {
     const { manifest, files, dir } = tarballOf(name);
     const text = JSON.stringify(manifest);
     assert(!text.includes('workspace:'), 'a dependency still uses the workspace: protocol');
-    assert(!text.includes('@docs/source') && !/"\.\/src\//.test(text), 'the manifest points at src/');
+    // The development export condition is "@docs/source" exactly (a dependency on @docs/sources is fine).
+    assert(!text.includes('"@docs/source"') && !/"\.\/src\//.test(text), 'the manifest points at src/');
     assert(manifest.type === 'module', '"type" must be "module" (ESM only)');
     assert(manifest.license === 'MIT', '"license" must be "MIT"');
     assert(manifest.engines?.node, '"engines.node" is missing');

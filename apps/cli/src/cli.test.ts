@@ -166,6 +166,63 @@ describe('docs', () => {
     }
   });
 
+  it('says what is wrong rather than something misleading', async () => {
+    const other = path.join(home, '..', `${path.basename(home)}-other.db`);
+    const { default: Database } = await import('better-sqlite3');
+    const raw = new Database(other);
+    raw.exec('CREATE TABLE notes (body TEXT)');
+    raw.close();
+    const notPackage = docs('add', other);
+    await rm(other, { force: true });
+    expect(notPackage.code).toBe(2);
+    expect(notPackage.stderr).toMatch(/is a SQLite database but not a documentation package/);
+    expect(notPackage.stderr).not.toMatch(/older docs|format version/);
+    const file = docs('add', path.join(fixtures, 'alpha@1.0.0', 'guide', 'timers.md'));
+    expect(file.stderr).toMatch(/timers\.md is a file: name a folder of documentation, a git repository/);
+    expect(docs('add', 'no-such-readme.md').stderr).toMatch(/^docs: nothing at no-such-readme\.md: name a folder/);
+    // --limit 0 and --limit -1 are refused alike, by the flag.
+    for (const limit of ['0', '-1'])
+      expect(docs('get', 'alpha', 'x', '--limit', limit).stderr).toMatch(
+        /--limit <n>' argument '-?\d' is invalid\. expected a whole number ≥ 1/,
+      );
+  });
+
+  it('says how to get the rest: next page of results, next part of a page', () => {
+    const cut = docs('get', 'alpha', 'timers', '--tokens', '60');
+    const last = cut.stdout.trim().split('\n').at(-1) ?? '';
+    const shown = json('get', 'alpha', 'timers', '--tokens', '60');
+    expect(shown.results.length).toBeLessThan(shown.total);
+    expect(shown.nextOffset).toBe(shown.results.length);
+    expect(last).toMatch(new RegExp(`More: the same command with --offset ${shown.nextOffset}$`));
+    const next = json('get', 'alpha', 'timers', '--tokens', '60', '--offset', String(shown.nextOffset));
+    expect(next.results[0].path + next.results[0].breadcrumb).not.toBe(
+      shown.results[0].path + shown.results[0].breadcrumb,
+    );
+    expect(json('get', 'alpha', 'timers', '--tokens', '0').nextOffset).toBeUndefined();
+
+    const part = docs('read', 'alpha', 'guide/timers.md', '--tokens', '30');
+    const hint = /\(more: docs read alpha guide\/timers\.md --tokens 30 --offset (\d+)\)/.exec(part.stderr);
+    expect(hint, part.stderr).not.toBeNull();
+    // Following the hint gives the next part of the same size, not the whole rest of the page.
+    const following = json('read', 'alpha', 'guide/timers.md', '--tokens', '30', '--offset', hint?.[1] ?? '');
+    expect(following.tokens).toBeLessThanOrEqual(30);
+    expect(following.nextOffset).toBeGreaterThan(Number(hint?.[1]));
+  });
+
+  it('serve --libs names a library that is not installed, and starts anyway', () => {
+    const result = spawnSync(process.execPath, [bin, 'serve', '--libs', 'alpah', 'alpha'], {
+      env: { ...process.env, DOCS_HOME: home },
+      input: '',
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toMatch(
+      /--libs alpah: library "alpah" is not installed\. Did you mean "alpha"\?.*serving it once it is installed/,
+    );
+    expect(result.stderr).not.toMatch(/--libs alpha:/);
+    expect(result.stderr).toMatch(/MCP server ready on stdio/);
+  });
+
   it('leaves nothing behind when a build is interrupted', async () => {
     // Enough documentation that the build is still running when the signal arrives.
     const big = await mkdtemp(path.join(tmpdir(), 'docs-big-'));

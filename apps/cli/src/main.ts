@@ -45,7 +45,7 @@ function withQueryOptions(command: Command): Command {
     .addOption(
       new Option('--tokens <n>', 'token budget over all results (0 = no budget)').argParser(wholeNumber).default(2000),
     )
-    .addOption(new Option('--limit <n>', 'results per page').argParser(wholeNumber).default(10))
+    .addOption(new Option('--limit <n>', 'results per page').argParser(positiveNumber).default(10))
     .addOption(new Option('--offset <n>', 'results to skip').argParser(wholeNumber).default(0))
     .addOption(
       new Option('--format <format>', 'full: with content; index: without').choices(['full', 'index']).default('full'),

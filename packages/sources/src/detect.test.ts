@@ -48,6 +48,12 @@ test.each([
   await expect(detectSource(input)).rejects.toMatchObject({ name: 'SourceError', code });
 });
 
+it('says what is missing without calling every path a folder', async () => {
+  await expect(detectSource('./no/such/README.md')).rejects.toThrow(
+    /^nothing at \.\/no\/such\/README\.md: name a folder of documentation, a git repository, a URL or a \.db package file$/,
+  );
+});
+
 describe('local paths', () => {
   let dir: string;
   beforeAll(async () => {

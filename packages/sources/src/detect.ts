@@ -71,7 +71,11 @@ export async function detectSource(input: string): Promise<SourceSpec> {
   const absolute = path.resolve(spec);
   if (absolute.toLowerCase().endsWith('.db')) return { kind: 'package-file', file: absolute };
   const info = await stat(absolute).catch(() => undefined);
-  if (!info) throw new SourceError('not-found', `folder not found: ${spec}`);
+  if (!info)
+    throw new SourceError(
+      'not-found',
+      `nothing at ${spec}: name a folder of documentation, a git repository, a URL or a .db package file`,
+    );
   if (!info.isDirectory()) {
     throw new SourceError(
       'invalid-source',

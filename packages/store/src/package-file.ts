@@ -147,6 +147,13 @@ function assertSchema(database: Database.Database, subject: string, expected: re
 export function assertReadableFormat(database: Database.Database, subject: string): number {
   const formatVersion = database.pragma('user_version', { simple: true }) as number;
   if (formatVersion === PACKAGE_FORMAT_VERSION) return formatVersion;
+  // Any other SQLite file reads as version 0: say what it is rather than call it an old package.
+  if (!database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'package'").get()) {
+    throw new StoreError(
+      'invalid-package',
+      `${subject} is a SQLite database but not a documentation package (it has no "package" table)`,
+    );
+  }
   const advice =
     formatVersion > PACKAGE_FORMAT_VERSION
       ? 'it was built by a newer docs; upgrade docs to read it'

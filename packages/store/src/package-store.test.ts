@@ -111,6 +111,16 @@ describe('refusing package files', () => {
     await expect(inspectPackageFile(file)).rejects.toThrow(/not a SQLite file/);
   });
 
+  it('refuses a SQLite file that is not a package as such, not as an old package', async () => {
+    const file = path.join(dir, 'other.db');
+    const raw = new Database(file);
+    raw.exec('CREATE TABLE notes (body TEXT)');
+    raw.close();
+    const refused = inspectPackageFile(file);
+    await expect(refused).rejects.toMatchObject({ code: 'invalid-package' });
+    await expect(refused).rejects.toThrow(/other\.db is a SQLite database but not a documentation package/);
+  });
+
   it('refuses a package of another format version, saying so', async () => {
     const file = await build('demo', '1.0.0');
     const raw = new Database(file);

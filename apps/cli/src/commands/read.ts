@@ -19,8 +19,11 @@ export async function read(
       return;
     }
     process.stdout.write(`${page.content}\n`);
-    if (page.nextOffset !== undefined)
-      process.stderr.write(`(more: docs read ${library} ${page.path} --offset ${page.nextOffset})\n`);
+    if (page.nextOffset !== undefined) {
+      // The same page size again, or following the hint would print the whole rest of the page.
+      const tokens = options.tokens > 0 ? ` --tokens ${options.tokens}` : '';
+      process.stderr.write(`(more: docs read ${library} ${page.path}${tokens} --offset ${page.nextOffset})\n`);
+    }
   } finally {
     await store.close();
   }

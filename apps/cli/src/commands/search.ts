@@ -25,6 +25,7 @@ export async function get(
         models,
         ...(projectVersion ? { projectVersion } : {}),
       }),
+      options,
       globals,
     );
   } finally {
@@ -49,6 +50,7 @@ export async function search(
         ...(options.library ? { libraries: options.library } : {}),
         projectVersions: await projectVersions(store, projectOf(options)),
       }),
+      options,
       globals,
     );
   } finally {
@@ -77,12 +79,15 @@ async function projectVersions(store: PackageStore, project: string): Promise<Ma
   return versions;
 }
 
-function show(response: SearchResponse, globals: GlobalOptions): void {
+function show(response: SearchResponse, options: { readonly offset: number }, globals: GlobalOptions): void {
   // An unknown library is bad input: one line on stderr, exit 2. "Nothing matched" is an answer.
   if (response.status === 'unknown-library' || response.status === 'unknown-version')
     throw new UsageError(response.message, { code: response.status });
+  // Where the next page starts when the limit or the token budget left results out (as the MCP tools say).
+  const next = options.offset + response.results.length;
+  const nextOffset = response.results.length > 0 && next < response.total ? next : undefined;
   if (globals.json) {
-    printJson(response);
+    printJson(nextOffset === undefined ? response : { ...response, nextOffset });
     return;
   }
   // On stderr, so the answer on stdout stays what a pipe expects.
@@ -100,7 +105,8 @@ function show(response: SearchResponse, globals: GlobalOptions): void {
     );
     if (r.content !== undefined) out.push('', r.content, '');
   }
-  out.push(`${response.message}; ${response.totalTokens} tokens`);
+  const more = nextOffset === undefined ? '' : `. More: the same command with --offset ${nextOffset}`;
+  out.push(`${response.message}; ${response.totalTokens} tokens${more}`);
   process.stdout.write(`${[...out, ...retrievalLines(response)].join('\n')}\n`);
 }
 

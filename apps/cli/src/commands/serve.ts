@@ -1,4 +1,5 @@
 import type { RunningServer } from '@docs/server';
+import { openStore } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../main.js';
 import { modelSpecs } from '../models.js';
@@ -39,6 +40,7 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
     project: options.project ?? process.cwd(),
   };
   const scope = common.libraries ? ` (only ${common.libraries.join(', ')})` : '';
+  if (common.libraries) await warnAboutMissing(common.libraries, globals, log);
   let running: RunningServer;
   try {
     if (options.http === undefined) {
@@ -70,4 +72,24 @@ function portNumber(value: string): number {
   if (!/^\d+$/.test(value.trim()) || port > 65_535)
     throw new UsageError(`--http takes a port from 0 to 65535, got "${value}"`);
   return port;
+}
+
+/**
+ * Says which of the libraries to serve are not installed (a typo, or one to add
+ * later): the server still starts, and serves each one once it is installed.
+ */
+async function warnAboutMissing(
+  libraries: readonly string[],
+  globals: GlobalOptions,
+  log: (line: string) => void,
+): Promise<void> {
+  const store = openStore(globals);
+  try {
+    for (const spec of libraries) {
+      const found = await store.resolve(spec);
+      if (!found.ok) log(`--libs ${spec}: ${found.error.message.replace(/\.?$/, '')}; serving it once it is installed`);
+    }
+  } finally {
+    await store.close();
+  }
 }
