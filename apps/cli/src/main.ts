@@ -253,6 +253,10 @@ function program(): Command {
     .option('--http [port]', 'serve HTTP (MCP, the JSON API and the page) on this port instead of stdio (default 7800)')
     .option('--host <host>', 'address to bind with --http (default 127.0.0.1; any other needs a token)')
     .option('--token <token>', 'bearer token every HTTP request must carry (default: $DOCS_TOKEN)')
+    .option(
+      '--allowed-host <host...>',
+      'with --http: host names a reverse proxy forwards (Host/Origin headers accepted)',
+    )
     .option('--libs <library...>', 'serve only these libraries (name or name@version)')
     .option(
       '--embed <spec>',

@@ -10,6 +10,8 @@ export interface ServeOptions {
   readonly http?: string | true;
   readonly host?: string;
   readonly token?: string;
+  /** Host names a reverse proxy puts in the Host header, accepted besides the bound address. */
+  readonly allowedHost?: string[];
   readonly libs?: string[];
   readonly embed?: string;
   readonly rerank?: string;
@@ -23,8 +25,11 @@ export interface ServeOptions {
  * SIGINT/SIGTERM, or until a stdio client closes stdin.
  */
 export async function serve(options: ServeOptions, globals: GlobalOptions): Promise<void> {
-  if (options.http === undefined && (options.host !== undefined || options.token !== undefined)) {
-    throw new UsageError('--host and --token apply to HTTP: add --http [port]');
+  if (
+    options.http === undefined &&
+    (options.host !== undefined || options.token !== undefined || options.allowedHost !== undefined)
+  ) {
+    throw new UsageError('--host, --token and --allowed-host apply to HTTP: add --http [port]');
   }
   const port = options.http === undefined || options.http === true ? undefined : portNumber(options.http);
   const server = await import('@docs/server');
@@ -53,6 +58,7 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
         ...(port === undefined ? {} : { port }),
         ...(options.host ? { host: options.host } : {}),
         ...(token ? { token } : {}),
+        ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
       });
       log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}`);
       log(`Web page at ${http.pageUrl}, JSON API at ${http.pageUrl}api/`);
