@@ -24,6 +24,15 @@ export { openSource } from './open-source.js';
 export type { PackageFileOptions } from './package-file.js';
 export { installPackageFile } from './package-file.js';
 export { installedVersion } from './project-versions.js';
+export type { DocPackageManifest } from './registry/doc-package.js';
+export { docPackageName } from './registry/doc-package.js';
+export type { InstalledDocPackage, InstallOptions, ResolvedDocPackage } from './registry/install.js';
+export { installDocPackage, resolveDocPackage } from './registry/install.js';
+export type { RegistryOptions } from './registry/npm-config.js';
+export type { PublishOptions, PublishResult } from './registry/publish.js';
+export { publishDocPackage } from './registry/publish.js';
+export type { RegistryErrorCode } from './registry/registry-error.js';
+export { RegistryError } from './registry/registry-error.js';
 export type {
   PackageRepository,
   RepositoryDocsOptions,

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { type InstalledPackage, type PackageInfo, type PackageStore, StoreError } from '@docs/store';
+import { type InstalledPackage, inspectPackageFile, type PackageInfo, type PackageStore, StoreError } from '@docs/store';
 import { SourceError } from './errors.js';
 import { formatBytes } from './fetch-document.js';
 
@@ -7,6 +7,12 @@ import { formatBytes } from './fetch-document.js';
 export interface PackageFileOptions {
   /** Larger files are refused before they are opened. @default 1 GiB */
   readonly maxBytes?: number;
+  /**
+   * A further check of what the file says about itself (its name and
+   * version), made after the file is validated and before it is installed;
+   * it throws to refuse the file.
+   */
+  readonly check?: (info: PackageInfo) => void;
 }
 
 /**
@@ -36,6 +42,7 @@ export async function installPackageFile(
     );
   }
   try {
+    if (options.check) options.check(await inspectPackageFile(file));
     return await store.install(file);
   } catch (error) {
     // SQLite's integrity report runs to a line per damaged page; the reason is the first few.
