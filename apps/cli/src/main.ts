@@ -1,6 +1,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { AddOptions } from './commands/add.js';
 import type { EmbedOptions } from './commands/embed.js';
+import type { InstallCommandOptions } from './commands/install.js';
+import type { PublishCommandOptions } from './commands/publish.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { SyncOptions } from './commands/sync.js';
 import { applyConfig } from './config/apply.js';
@@ -144,6 +146,11 @@ function program(): Command {
       "build from each dependency's repository docs at the installed version's tag (falls back to the package, saying why)",
     )
     .option('--dry-run', 'list what would be built, from where, and what is skipped and why; build nothing')
+    .option(
+      '--scope <scope>',
+      "first install each dependency's doc package from this npm scope when one is published for its version",
+    )
+    .option('--registry <url>', "with --scope: registry URL (default: the scope's registry in .npmrc)")
     .action(async (dir: string, options: SyncOptions, command: Command) => {
       const { sync } = await import('./commands/sync.js');
       await sync(dir, options, globals(command));
@@ -164,6 +171,28 @@ function program(): Command {
     .action(async (libraries: string[], options: EmbedOptions, command: Command) => {
       const { embed } = await import('./commands/embed.js');
       await embed(libraries, options, globals(command));
+    });
+
+  command('publish')
+    .description('publish an installed package to an npm registry as <scope>/docs-<library> at the library version')
+    .argument('<library>', 'name or name@version (a bare name publishes the highest version)')
+    .option('--scope <scope>', 'npm scope to publish under, e.g. @acme (its registry and token come from .npmrc)')
+    .option('--registry <url>', "registry URL (default: the scope's registry in .npmrc, else the npm registry)")
+    .option('--tag <tag>', 'dist-tag (default: latest; a version below the current latest needs its own)')
+    .option('--dry-run', 'build the npm package and report it without publishing')
+    .action(async (library: string, options: PublishCommandOptions, command: Command) => {
+      const { publish } = await import('./commands/publish.js');
+      await publish(library, options, globals(command));
+    });
+
+  command('install')
+    .description('install documentation packages from an npm registry (integrity and package checked first)')
+    .argument('<spec...>', '@scope/docs-<library>[@range], or <library>[@range] with --scope')
+    .option('--scope <scope>', 'npm scope the doc packages are published under, e.g. @acme')
+    .option('--registry <url>', "registry URL (default: the scope's registry in .npmrc, else the npm registry)")
+    .action(async (specs: string[], options: InstallCommandOptions, command: Command) => {
+      const { install } = await import('./commands/install.js');
+      await install(specs, options, globals(command));
     });
 
   command('list')
@@ -338,7 +367,7 @@ function wantsJson(argv: readonly string[]): boolean {
 function isExpected(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'StoreError' && (error as { code?: string }).code !== 'io') return true;
-  if (error.name === 'IngestError' || error.name === 'SourceError') return true;
+  if (error.name === 'IngestError' || error.name === 'SourceError' || error.name === 'RegistryError') return true;
   // Every EmbedError names the model, file or endpoint to fix (a missing model, an unreachable hub...).
   if (error.name === 'EmbedError') return true;
   // Only the search's own option errors: a RangeError from deeper down is a bug, and says so.

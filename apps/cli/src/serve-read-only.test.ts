@@ -123,7 +123,7 @@ describe('docs serve --http on a read-only store', () => {
       expect(cors.results[0]?.library).toBe('beta@2.0.0');
     }
     // Behind a reverse proxy: the proxy's name is accepted because it was allowed, another is not.
-    const [{ url }] = replicas as [{ url: string }];
+    const url = replicas[0]?.url as string;
     expect(await statusWithHost(url, 'docs.example.internal')).toBe(200);
     expect(await statusWithHost(url, 'evil.example.com')).toBe(403);
     // No -wal, -shm or -journal file, and no partial file: the directory is as it was.

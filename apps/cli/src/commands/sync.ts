@@ -13,6 +13,7 @@ import { formatPackageId, type PackageStore, StoreError } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../main.js';
 import { interruptible, progressLine, savePackage } from './add.js';
+import { type FromRegistry, installPublished } from './sync-registry.js';
 
 export interface SyncOptions {
   readonly dev?: boolean;
@@ -25,6 +26,9 @@ export interface SyncOptions {
   readonly fromRepo?: boolean;
   /** List what would be built and skipped; build nothing. */
   readonly dryRun?: boolean;
+  /** Install each dependency's doc package from this npm scope when one is published for its version. */
+  readonly scope?: string;
+  readonly registry?: string;
 }
 
 interface Built {
@@ -101,7 +105,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
     say(`Workspace (${workspace.file}): ${plural(found.packages.length, 'package')}: ${workspace.packages.join(', ')}`);
   }
   for (const s of skipped) say(`Skipped ${s.library}: ${s.reason}`);
-  const wanted: InstalledDependency[] = [];
+  let wanted: InstalledDependency[] = [];
   for (const dependency of found.installed) {
     const library = formatPackageId(dependency);
     if (present.has(library.toLowerCase())) {
@@ -112,20 +116,51 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
     }
   }
 
+  const fromRegistry: FromRegistry[] = [];
+  const registry = (dryRun: boolean, signal?: AbortSignal) =>
+    installPublished(
+      store,
+      wanted,
+      {
+        scope: options.scope as string,
+        project,
+        dryRun,
+        ...(options.registry ? { registry: options.registry } : {}),
+        ...(signal ? { signal } : {}),
+      },
+      {
+        installed: fromRegistry,
+        failed,
+        say,
+        warn: (line) => !globals.json && process.stderr.write(`docs: ${line}\n`),
+      },
+    );
+
   if (options.dryRun) {
+    if (options.scope) wanted = await registry(true);
     const planned = await plan(wanted, options.fromRepo === true);
     if (globals.json) {
-      printJson({ project, ...(workspace ? { workspace } : {}), dryRun: true, build: planned, skipped });
+      printJson({
+        project,
+        ...(workspace ? { workspace } : {}),
+        dryRun: true,
+        ...(options.scope ? { install: fromRegistry } : {}),
+        build: planned,
+        skipped,
+      });
       return;
     }
     for (const p of planned) say(`Would build ${p.library} ${describePlan(p)}`);
     process.stdout.write(
-      `Dry run for ${project}: ${planned.length} would be built, ${skipped.length} skipped; nothing was built\n`,
+      `Dry run for ${project}: ${options.scope ? `${fromRegistry.length} would be installed from ${options.scope}, ` : ''}` +
+        `${planned.length} would be built, ${skipped.length} skipped; nothing was built\n`,
     );
     return;
   }
 
   await interruptible('interrupted; packages already built were kept, nothing partial was left', async (signal) => {
+    // Published doc packages first; what is left is built.
+    if (options.scope) wanted = await registry(false, signal);
     const stages = options.fromRepo
       ? await stageFromRepositories(wanted, {
           types: options.types !== false,
@@ -175,17 +210,25 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   }).finally(() => progress?.clear());
 
   if (globals.json) {
-    printJson({ project, ...(workspace ? { workspace } : {}), built, skipped, failed });
+    printJson({
+      project,
+      ...(workspace ? { workspace } : {}),
+      ...(options.scope ? { installed: fromRegistry } : {}),
+      built,
+      skipped,
+      failed,
+    });
     return;
   }
-  const none = built.length + skipped.length + failed.length === 0;
+  const none = built.length + fromRegistry.length + skipped.length + failed.length === 0;
   const hint = none && !options.dev ? ' (no dependencies; --dev includes devDependencies)' : '';
   const fromRepositories = built.filter((b) => b.from === 'repository').length;
   const origin = options.fromRepo
     ? ` (${fromRepositories} from repositories, ${built.length - fromRepositories} from packages)`
     : '';
   process.stdout.write(
-    `Synced ${project}: ${built.length} built${origin}, ${skipped.length} skipped, ${failed.length} failed${hint}\n`,
+    `Synced ${project}: ${options.scope ? `${fromRegistry.length} installed from ${options.scope}, ` : ''}` +
+      `${built.length} built${origin}, ${skipped.length} skipped, ${failed.length} failed${hint}\n`,
   );
 }
 

@@ -94,7 +94,7 @@ export async function resolveDocPackage(
   const scope = name.slice(0, name.indexOf('/'));
   const npm = await loadNpmOptions({ ...options, scope });
   const registry = registryFor(scope, npm);
-  const { manifest, packument } = await import('pacote');
+  const { manifest, packument } = (await import('pacote')).default;
   const wanted = `${name}@${range}`;
   let found: Awaited<ReturnType<typeof manifest>>;
   try {
@@ -156,7 +156,7 @@ export async function installDocPackage(
   options: InstallOptions = {},
 ): Promise<InstalledDocPackage> {
   const { resolved, npm } = await resolveDocPackage(spec, options);
-  const { extract } = await import('pacote');
+  const { extract } = (await import('pacote')).default;
   const work = await tempDir('install');
   try {
     const folder = path.join(work.dir, 'package');

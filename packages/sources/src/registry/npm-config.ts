@@ -24,7 +24,8 @@ export type NpmOptions = Record<string, unknown>;
  */
 export async function loadNpmOptions(options: RegistryOptions): Promise<NpmOptions> {
   const { default: Config } = await import('@npmcli/config');
-  const { definitions, flatten, nerfDarts, shorthands } = await import('@npmcli/config/lib/definitions/index.js');
+  const { definitions, flatten, nerfDarts, shorthands } = (await import('@npmcli/config/lib/definitions/index.js'))
+    .default;
   // npmPath is where npm keeps its built-in npmrc; docs has none, so point it at the config library itself.
   const npmPath = path.dirname(createRequire(import.meta.url).resolve('@npmcli/config/package.json'));
   const config = new Config({

@@ -20,11 +20,16 @@ declare module '@npmcli/config' {
   }
 }
 
+// CommonJS modules whose exports Node's ESM loader cannot name: import their default export.
+
 declare module '@npmcli/config/lib/definitions/index.js' {
-  export const definitions: unknown;
-  export const shorthands: unknown;
-  export const flatten: unknown;
-  export const nerfDarts: readonly string[];
+  const exports: {
+    readonly definitions: unknown;
+    readonly shorthands: unknown;
+    readonly flatten: unknown;
+    readonly nerfDarts: readonly string[];
+  };
+  export default exports;
 }
 
 declare module 'pacote' {
@@ -40,30 +45,23 @@ declare module 'pacote' {
     readonly versions: Readonly<Record<string, Record<string, unknown>>>;
     readonly 'dist-tags': Readonly<Record<string, string>>;
   }
-  export function manifest(spec: string, options: Record<string, unknown>): Promise<Manifest>;
-  export function packument(spec: string, options: Record<string, unknown>): Promise<Packument>;
-  export function extract(
-    spec: string,
-    dest: string,
-    options: Record<string, unknown>,
-  ): Promise<{ resolved: string; integrity: string; from: string }>;
+  const pacote: {
+    manifest(spec: string, options: Record<string, unknown>): Promise<Manifest>;
+    packument(spec: string, options: Record<string, unknown>): Promise<Packument>;
+    extract(
+      spec: string,
+      dest: string,
+      options: Record<string, unknown>,
+    ): Promise<{ resolved: string; integrity: string; from: string }>;
+  };
+  export default pacote;
 }
 
 declare module 'libnpmpublish' {
-  export function publish(
-    manifest: Record<string, unknown>,
-    tarball: Buffer,
-    options: Record<string, unknown>,
-  ): Promise<unknown>;
-}
-
-declare module 'npm-registry-fetch' {
-  function fetch(path: string, options: Record<string, unknown>): Promise<unknown>;
-  namespace fetch {
-    function json(path: string, options: Record<string, unknown>): Promise<Record<string, unknown>>;
-    function pickRegistry(spec: string, options: Record<string, unknown>): string;
-  }
-  export default fetch;
+  const libnpmpublish: {
+    publish(manifest: Record<string, unknown>, tarball: Buffer, options: Record<string, unknown>): Promise<unknown>;
+  };
+  export default libnpmpublish;
 }
 
 declare module 'npm-package-arg' {

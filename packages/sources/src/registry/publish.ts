@@ -79,7 +79,8 @@ export async function publishDocPackage(
     files: [docs.file, 'README.md'],
     docs,
   };
-  const tarball = await packTarball(pkg.file, manifest, docPackageReadme(name, docs));
+  const readme = docPackageReadme(name, docs);
+  const tarball = await packTarball(pkg.file, manifest, readme);
   const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
   const npm = await loadNpmOptions(options);
   const registry = registryFor(options.scope, npm);
@@ -106,7 +107,11 @@ export async function publishDocPackage(
   }
   if (!options.dryRun) {
     try {
-      await (await import('libnpmpublish')).publish(manifest, tarball, { ...npm, defaultTag: tag });
+      await (await import('libnpmpublish')).default.publish(
+        { ...manifest, readme, readmeFilename: 'README.md' },
+        tarball,
+        { ...npm, defaultTag: tag },
+      );
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EPUBLISHCONFLICT' || code === 'E409') {
@@ -151,7 +156,7 @@ async function publishedVersions(
   registry: string,
 ): Promise<{ versions: string[]; latest: string | undefined; docs: Map<string, DocPackageManifest> } | undefined> {
   try {
-    const { packument } = await import('pacote');
+    const { packument } = (await import('pacote')).default;
     const found = await packument(name, { ...npm, fullMetadata: true, preferOnline: true });
     const docs = new Map<string, DocPackageManifest>();
     for (const [version, manifest] of Object.entries(found.versions)) {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DocumentInput, PACKAGE_FORMAT_VERSION, PackageStore, writePackage } from '@docs/store';
 import Database from 'better-sqlite3';
-import { publish } from 'libnpmpublish';
+import libnpmpublish from 'libnpmpublish';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRegistry, type TestRegistry } from './__tests__/verdaccio.js';
+import { startRegistry, type TestRegistry } from '../../../../scripts/verdaccio.mjs';
 import { docPackageReadme } from './doc-package.js';
 import { installDocPackage } from './install.js';
 import { loadNpmOptions } from './npm-config.js';
@@ -57,10 +57,10 @@ async function publishHostile(name: string, tamper: (db: Database.Database) => v
   const manifest = { name: packageName, version: '1.0.0', docs };
   const tarball = await packTarball(file, manifest, docPackageReadme(packageName, docs));
   const npm = await loadNpmOptions({ scope: '@acme', cwd: registry.project, env: registry.env });
-  await publish(manifest, tarball, npm);
+  await libnpmpublish.publish(manifest, tarball, npm);
 }
 
-async function publishDocs(spec: string, extra: { tag?: string } = {}) {
+async function publishDocs(spec: string, extra: { tag?: string; dryRun?: boolean } = {}) {
   const found = await source.resolve(spec);
   if (!found.ok) throw new Error(found.error.message);
   return publishDocPackage(source, found.value, { scope: '@acme', cwd: registry.project, env: registry.env, ...extra });
@@ -98,6 +98,12 @@ afterAll(async () => {
 
 describe('publishDocPackage', () => {
   it('publishes @acme/docs-<library> at the library version, marked as a doc package, with a README', async () => {
+    const dry = await publishDocs('widget@1.2.0', { dryRun: true });
+    expect(dry).toMatchObject({ name: '@acme/docs-widget', version: '1.2.0', dryRun: true });
+    const before = await fetch(`${registry.url}@acme%2fdocs-widget`, {
+      headers: { authorization: `Bearer ${registry.token}` },
+    });
+    expect(before.status).toBe(404);
     const result = await publishDocs('widget@1.2.0');
     expect(result).toMatchObject({
       name: '@acme/docs-widget',
@@ -109,7 +115,8 @@ describe('publishDocPackage', () => {
     const response = await fetch(`${registry.url}@acme%2fdocs-widget`, {
       headers: { authorization: `Bearer ${registry.token}` },
     });
-    const packument = (await response.json()) as { versions: Record<string, { docs: unknown; readme?: string }> };
+    const packument = (await response.json()) as { readme?: string; versions: Record<string, { docs: unknown }> };
+    expect(packument.readme).toContain('docs install @acme/docs-widget@1.2.0');
     expect(packument.versions['1.2.0']?.docs).toEqual({
       library: 'widget',
       version: '1.2.0',

@@ -1,0 +1,62 @@
+import { installDocPackage } from '@docs/sources';
+import { formatPackageId } from '@docs/store';
+import { openStore, printJson } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { GlobalOptions } from '../main.js';
+
+/** Options of `docs install`, as commander parses them. */
+export interface InstallCommandOptions {
+  readonly scope?: string;
+  readonly registry?: string;
+}
+
+/**
+ * `docs install <spec...>`: doc packages from an npm registry, each checked
+ * (integrity, then the package file as `docs add` checks one) and installed
+ * on its own; one that is refused leaves the store as it was and the rest go on.
+ */
+export async function install(specs: string[], options: InstallCommandOptions, globals: GlobalOptions): Promise<void> {
+  const store = openStore(globals);
+  const installed: Array<{ library: string; package: string; registry: string; replaced: boolean; bytes: number }> = [];
+  const failed: Array<{ spec: string; reason: string }> = [];
+  try {
+    for (const spec of specs) {
+      try {
+        const done = await installDocPackage(store, spec, {
+          ...(options.scope ? { scope: options.scope } : {}),
+          ...(options.registry ? { registry: options.registry } : {}),
+        });
+        const entry = {
+          library: formatPackageId(done.installed),
+          package: done.spec,
+          registry: done.registry,
+          replaced: done.replaced,
+          bytes: done.installed.bytes,
+        };
+        installed.push(entry);
+        if (!globals.json) {
+          process.stdout.write(
+            `${entry.replaced ? 'Replaced' : 'Installed'} ${entry.library} from ${entry.package}: ` +
+              `${done.docs.sections} sections, ${done.docs.tokens.toLocaleString('en')} tokens, ${(entry.bytes / 1e6).toFixed(1)} MB\n`,
+          );
+        }
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        failed.push({ spec, reason: (error as Error).message });
+        if (!globals.json) process.stderr.write(`docs: ${spec} refused: ${(error as Error).message}\n`);
+      }
+    }
+  } finally {
+    await store.close();
+  }
+  if (globals.json) printJson({ installed, failed });
+  // Each refusal was reported above (or in the JSON); this line and exit code 2 sum them up.
+  if (failed.length > 0)
+    throw new UsageError(`${failed.length} of ${specs.length} not installed; the rest are in the store`);
+}
+
+/** A package refused for a reason the user can act on (not a bug). */
+function isRefusal(error: unknown): boolean {
+  const name = (error as Error | undefined)?.name;
+  return name === 'RegistryError' || name === 'StoreError' || name === 'IngestError';
+}

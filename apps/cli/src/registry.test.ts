@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRegistry, type TestRegistry } from '../../../scripts/verdaccio.mjs';
+
+// docs publish, docs install and docs sync --scope as a user runs them: the built command in
+// a project whose .npmrc points @acme at a real registry (verdaccio, started here) with a token.
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
+let registry: TestRegistry;
+let dir: string;
+
+/** Runs docs in the registry's project folder (its .npmrc applies) on the store `home`. */
+function docs(home: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // Asynchronous: the registry answers from this process, which a synchronous spawn would block.
+    const child = spawn(process.execPath, [bin, ...args, '--home', home], { cwd: registry.project, env: registry.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build)`);
+  registry = await startRegistry();
+  dir = await mkdtemp(path.join(tmpdir(), 'docs-cli-registry-'));
+  const added = await docs(path.join(dir, 'publisher'), 'add', path.join(fixtures, 'alpha@1.0.0'));
+  expect(added.code, added.stderr).toBe(0);
+});
+afterAll(async () => {
+  await registry?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('docs publish and docs install', () => {
+  it('publishes an installed library, installs it into an empty store by range, and searches it', async () => {
+    const publisher = path.join(dir, 'publisher');
+    const published = await docs(publisher, 'publish', 'alpha', '--scope', '@acme');
+    expect(published.stderr).toBe('');
+    expect(published.stdout).toMatch(
+      /^Published @acme\/docs-alpha@1\.0\.0 \(tag latest\) to http:\/\/127\.0\.0\.1:\d+\/: alpha@1\.0\.0, \d+ sections/,
+    );
+
+    const team = path.join(dir, 'team');
+    const installed = await docs(team, 'install', 'alpha@^1', '--scope', '@acme');
+    expect(installed.stderr).toBe('');
+    expect(installed.stdout).toMatch(/^Installed alpha@1\.0\.0 from @acme\/docs-alpha@1\.0\.0: \d+ sections/);
+    const answer = JSON.parse((await docs(team, 'get', 'alpha', 'fake timers', '--json')).stdout);
+    expect(answer.results[0]).toMatchObject({ library: 'alpha@1.0.0', path: 'guide/timers.md' });
+  });
+
+  it('refuses a version not published with the published ones listed, exit code 2, and installs the rest', async () => {
+    const team = path.join(dir, 'team-2');
+    const result = await docs(team, 'install', '@acme/docs-alpha@9', 'alpha@1', '--scope', '@acme');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /@acme\/docs-alpha@9 refused: @acme\/docs-alpha has no version matching "9" on .*Published: 1\.0\.0/,
+    );
+    expect(result.stderr).toMatch(/1 of 2 not installed/);
+    expect(result.stdout).toMatch(/Installed alpha@1\.0\.0/);
+  });
+
+  it('says which scope when a bare library name is given without one', async () => {
+    const result = await docs(path.join(dir, 'team-3'), 'install', 'alpha');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--scope @acme, or the package's full name \(@acme\/docs-alpha\)/);
+  });
+});
+
+describe('docs sync --scope', () => {
+  it('installs the published doc package of one dependency and builds the other, and says which came from where', async () => {
+    // A project with two installed dependencies: alpha@1.0.0 is published on the registry, gizmo is not.
+    const project = registry.project;
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'project', private: true, dependencies: { alpha: '^1.0.0', gizmo: '^0.3.0' } }),
+    );
+    for (const [name, version] of [
+      ['alpha', '1.0.0'],
+      ['gizmo', '0.3.1'],
+    ] as const) {
+      const folder = path.join(project, 'node_modules', name);
+      await mkdir(folder, { recursive: true });
+      await writeFile(
+        path.join(folder, 'package.json'),
+        JSON.stringify({ name, version, description: `${name} library` }),
+      );
+      await writeFile(
+        path.join(folder, 'README.md'),
+        `# ${name}\n\n## Usage\n\nCall ${name}.start() to begin; it reads options from ${name}.config.js.\n`,
+      );
+    }
+    const home = path.join(dir, 'synced');
+    const result = await docs(home, 'sync', project, '--scope', '@acme', '--no-types');
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/Installed alpha@1\.0\.0 from @acme\/docs-alpha@1\.0\.0/);
+    expect(result.stdout).toMatch(/Built gizmo@0\.3\.1:/);
+    expect(result.stdout).toMatch(/Synced .*: 1 installed from @acme, 1 built, 0 skipped, 0 failed/);
+    // The registry's package is the publisher's build (the fixture's guide), not one made from the README.
+    const answer = JSON.parse((await docs(home, 'get', 'alpha', 'fake timers', '--json')).stdout);
+    expect(answer.results[0]).toMatchObject({ library: 'alpha@1.0.0', path: 'guide/timers.md' });
+  });
+});
