@@ -25,6 +25,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { churn, type LoadResult, load, startServe } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
+import { benchReplicas } from './replicas.js';
 
 interface Question {
   readonly query: string;
@@ -241,6 +242,11 @@ async function main(): Promise<void> {
         await serve.stop();
       }
     }
+
+    // A team's server: HTTP replicas over the one store, round-robin.
+    const replicas = await benchReplicas(bin, home, questions, { rounds: runs });
+    results.replicas = replicas.results;
+    table.push(...replicas.rows);
     await store.close();
 
     // Many libraries: the corpus packages again under new names, as hard links.

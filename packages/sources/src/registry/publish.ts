@@ -57,8 +57,9 @@ export async function publishDocPackage(
     );
   }
   const name = docPackageName(options.scope, info.name);
-  const stats = await store.reader(pkg).stats();
-  const embedder = (info as { embedder?: unknown }).embedder;
+  const reader = store.reader(pkg);
+  const stats = await reader.stats();
+  const embedder = (await reader.embedder())?.id;
   const docs: DocPackageManifest = {
     library: info.name,
     version: info.version,
@@ -69,7 +70,7 @@ export async function publishDocPackage(
     tokens: stats.tokens,
     source: info.source,
     builtAt: info.builtAt,
-    ...(typeof embedder === 'string' && embedder !== '' ? { embedder } : {}),
+    ...(embedder ? { embedder } : {}),
   };
   const manifest = {
     name,
