@@ -31,6 +31,8 @@ function serve(): Promise<{ child: ChildProcess; url: string }> {
   const args = ['serve', '--http', '0', '--home', home, '--allowed-host', 'docs.example.internal'];
   const child = spawn(process.execPath, [bin, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    // A home of the test's own: the user config under the real one is not readable by nobody.
+    env: { ...process.env, HOME: root, XDG_CONFIG_HOME: path.join(root, 'config') },
     ...(asNobody ? { uid: NOBODY, gid: NOBODY } : {}),
   });
   servers.push(child);

@@ -1,5 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { type InstalledPackage, inspectPackageFile, type PackageInfo, type PackageStore, StoreError } from '@docs/store';
+import {
+  type InstalledPackage,
+  inspectPackageFile,
+  type PackageInfo,
+  type PackageStore,
+  StoreError,
+} from '@docs/store';
 import { SourceError } from './errors.js';
 import { formatBytes } from './fetch-document.js';
 
