@@ -25,11 +25,11 @@ export interface ServeOptions {
  * SIGINT/SIGTERM, or until a stdio client closes stdin.
  */
 export async function serve(options: ServeOptions, globals: GlobalOptions): Promise<void> {
-  if (
-    options.http === undefined &&
-    (options.host !== undefined || options.token !== undefined || options.allowedHost !== undefined)
-  ) {
-    throw new UsageError('--host, --token and --allowed-host apply to HTTP: add --http [port]');
+  if (options.http === undefined && (options.host !== undefined || options.token !== undefined)) {
+    throw new UsageError('--host and --token apply to HTTP: add --http [port]');
+  }
+  if (options.http === undefined && options.allowedHost !== undefined) {
+    throw new UsageError('--allowed-host applies to HTTP: add --http [port]');
   }
   const port = options.http === undefined || options.http === true ? undefined : portNumber(options.http);
   const server = await import('@docs/server');
