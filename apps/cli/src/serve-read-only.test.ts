@@ -15,8 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
 const NOBODY = 65_534;
+// As root, and only where nobody can reach node and the built command (a checkout in a 0700
+// folder cannot be): then the check of the open flags below stands alone.
 const asNobody =
-  process.getuid?.() === 0 && spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).stdout.trim() === String(NOBODY);
+  process.getuid?.() === 0 &&
+  spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(bin)})`], {
+    uid: NOBODY,
+    gid: NOBODY,
+  }).status === 0;
 
 let root: string;
 let home: string;
