@@ -66,6 +66,12 @@ describe('docs publish and docs install', () => {
     );
     expect(result.stderr).toMatch(/1 of 2 not installed/);
     expect(result.stdout).toMatch(/Installed alpha@1\.0\.0/);
+    const json = await docs(path.join(dir, 'team-4'), 'install', '@acme/docs-alpha@9', '--json');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).error).toMatchObject({
+      code: 'refused',
+      message: expect.stringMatching(/Published: 1\.0\.0/),
+    });
   });
 
   it('says which scope when a bare library name is given without one', async () => {

@@ -49,14 +49,23 @@ export async function install(specs: string[], options: InstallCommandOptions, g
   } finally {
     await store.close();
   }
-  if (globals.json) printJson({ installed, failed });
-  // Each refusal was reported above (or in the JSON); this line and exit code 2 sum them up.
-  if (failed.length > 0)
-    throw new UsageError(`${failed.length} of ${specs.length} not installed; the rest are in the store`);
+  if (failed.length === 0) {
+    if (globals.json) printJson({ installed, failed });
+    return;
+  }
+  // Exit code 2. Text: each refusal was reported above and this line sums them up. JSON: one
+  // object, the error, which names every refusal and what was installed all the same.
+  const installedNote = installed.length > 0 ? ` (installed: ${installed.map((i) => i.library).join(', ')})` : '';
+  throw new UsageError(
+    globals.json
+      ? `${failed.map((f) => `${f.spec} refused: ${f.reason}`).join('; ')}${installedNote}`
+      : `${failed.length} of ${specs.length} not installed${installed.length > 0 ? '; the others are in the store' : ''}`,
+    { code: 'refused' },
+  );
 }
 
 /** A package refused for a reason the user can act on (not a bug). */
 function isRefusal(error: unknown): boolean {
   const name = (error as Error | undefined)?.name;
-  return name === 'RegistryError' || name === 'StoreError' || name === 'IngestError';
+  return name === 'RegistryError' || name === 'StoreError' || name === 'SourceError';
 }
