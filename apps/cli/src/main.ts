@@ -26,6 +26,8 @@ export interface QueryOptions {
   readonly rerank?: string;
   /** The project whose installed versions a bare library name means (default: the working directory). */
   readonly project?: string;
+  /** Alternative phrasings of the topic (`--also`, repeatable). */
+  readonly also?: string[];
 }
 
 function wholeNumber(value: string): number {
@@ -70,6 +72,15 @@ function withQueryOptions(command: Command): Command {
       '--project <dir>',
       'a bare library name means the version this project installs, when installed (default: the working directory)',
     );
+}
+
+/** `--also "<phrasing>"`, repeatable: other phrasings of the topic, searched in the same call. */
+function withAlso(command: Command): Command {
+  return command.option(
+    '--also <phrasing>',
+    "another phrasing of the topic in the docs' own terms, searched with it (repeatable, up to 4)",
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  );
 }
 
 function withCommonOptions(command: Command): Command {
@@ -210,24 +221,28 @@ function program(): Command {
       await remove(library, globals(command));
     });
 
-  withQueryOptions(
-    command('get')
-      .description("search one library's documentation")
-      .argument(
-        '<library>',
-        "name or name@version (a bare name uses the project's installed version when it is in the store, else the highest)",
-      )
-      .argument('<topic...>', 'what to look for'),
+  withAlso(
+    withQueryOptions(
+      command('get')
+        .description("search one library's documentation")
+        .argument(
+          '<library>',
+          "name or name@version (a bare name uses the project's installed version when it is in the store, else the highest)",
+        )
+        .argument('<topic...>', 'what to look for'),
+    ),
   ).action(async (library: string, topic: string[], options: QueryOptions, command: Command) => {
     const { get } = await import('./commands/search.js');
     await get(library, topic.join(' '), options, globals(command));
   });
 
-  withQueryOptions(
-    command('search')
-      .description('search every installed library at once')
-      .argument('<topic...>', 'what to look for')
-      .option('--library <name...>', 'only these libraries (name or name@version)'),
+  withAlso(
+    withQueryOptions(
+      command('search')
+        .description('search every installed library at once')
+        .argument('<topic...>', 'what to look for')
+        .option('--library <name...>', 'only these libraries (name or name@version)'),
+    ),
   ).action(async (topic: string[], options: QueryOptions & { library?: string[] }, command: Command) => {
     const { search } = await import('./commands/search.js');
     await search(topic.join(' '), options, globals(command));

@@ -10,6 +10,8 @@ import { getDocs, heldModels, type SearchOptions, type SearchResponse, searchAll
 import { PackageStore, parsePackageSpec } from '@docs/store';
 import { type GoldEntry, isHit, type QueryScore, type RankedEntry, scoreQuery, summarise } from './metrics.js';
 import { type GradedPage, type PageScore, scorePages } from './pages.js';
+import { readAlternatives, withAlternatives } from './phrasings.js';
+import { weakMatchCheck } from './weak.js';
 
 interface Question {
   readonly id: string;
@@ -22,7 +24,8 @@ interface Question {
 const USAGE =
   'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
   '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--max-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--link-weight F] [--no-synonyms]\n' +
-  '       [--embed <model>] [--rerank <model>] [--mode lexical|hybrid] [--fusion convex|rrf] [--vector-weight F] [--rerank-candidates N]';
+  '       [--embed <model>] [--rerank <model>] [--mode lexical|hybrid] [--fusion convex|rrf] [--vector-weight F] [--rerank-candidates N]\n' +
+  '       [--alternatives <file.jsonl>]... [--alternative-weight F] [--fusion-rest F] [--idf-exponent F] [--weak-below F] [--weak-check]';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -34,6 +37,10 @@ async function main(): Promise<number> {
       'external-out': { type: 'string' },
       store: { type: 'string' },
       'per-query': { type: 'boolean' },
+      // {"id", "alternatives": [...]} per question: run each question with its phrasings.
+      alternatives: { type: 'string', multiple: true },
+      // Also ask every question with its libraries removed, to measure the weak-match flag.
+      'weak-check': { type: 'boolean' },
       // Ranking options, to measure a change before it becomes a default.
       weights: { type: 'string' },
       ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' } as const])),
@@ -59,6 +66,7 @@ async function main(): Promise<number> {
   try {
     const build = sectionOptions(values['min-section-tokens'], values['max-section-tokens']);
     const tuning: SearchOptions = { ...rankingOptions(values), ...retrieval.options };
+    const phrasings = await readAlternatives(values.alternatives ?? []);
     if (values.external) {
       // Its own store: its libraries overlap the corpus's at other versions (fastapi).
       const externalStore = new PackageStore(path.join(home, 'external'));
@@ -70,6 +78,8 @@ async function main(): Promise<number> {
           tuning,
           values['external-out'],
           retrieval.embedder,
+          phrasings,
+          values['weak-check'] === true,
         );
       } finally {
         await externalStore.close();
@@ -82,7 +92,7 @@ async function main(): Promise<number> {
     const scored: Array<{ q: Question; s: QueryScore }> = [];
     const answered: boolean[] = [];
     for (const q of questions) {
-      const options = { format: 'index', limit: 10, ...tuning } as const;
+      const options = withAlternatives({ format: 'index', limit: 10, ...tuning } as const, phrasings, q.id);
       const response =
         q.library === null
           ? await searchAll(store, q.query, options)
@@ -97,8 +107,11 @@ async function main(): Promise<number> {
       );
       scored.push({ q, s: scoreQuery(q.gold, ranked) });
       // What an agent receives by default: the full format within the 2,000-token budget.
+      const fullOptions = withAlternatives(tuning, phrasings, q.id);
       const full =
-        q.library === null ? await searchAll(store, q.query, tuning) : await getDocs(store, q.library, q.query, tuning);
+        q.library === null
+          ? await searchAll(store, q.query, fullOptions)
+          : await getDocs(store, q.library, q.query, fullOptions);
       // A result that joined adjacent sections holds each of them.
       const held = full.results.flatMap((r) =>
         (r.sections ?? [r.breadcrumb]).map((breadcrumb) => ({
@@ -112,6 +125,19 @@ async function main(): Promise<number> {
     }
     if (values.out) await writeFile(values.out, `${lines.join('\n')}\n`);
     printTable(scored, values['per-query'] === true);
+    if (values['weak-check']) {
+      await weakMatchCheck(
+        'dev',
+        store,
+        questions.map((q) => ({
+          id: q.id,
+          query: q.query,
+          library: q.library,
+          libraries: [...new Set(q.gold.map((g) => g.library))],
+        })),
+        (id) => withAlternatives({ format: 'index', limit: 10, ...tuning } as const, phrasings, id),
+      );
+    }
     const inAnswer = answered.filter(Boolean).length;
     process.stdout.write(
       `\ncorrect section inside the default answer (full format, 2,000 tokens): ${inAnswer}/${answered.length} = ${((100 * inAnswer) / answered.length).toFixed(1)}%\n`,
@@ -222,13 +248,20 @@ async function runExternal(
   tuning: SearchOptions,
   out: string | undefined,
   embedder: Embedder | undefined,
+  phrasings: ReadonlyMap<string, readonly string[]>,
+  weakCheck: boolean,
 ): Promise<void> {
   await buildCorpus(dir, store, build, embedder);
   const queries = (await readJsonl(path.join(dir, 'qrels.jsonl'))) as ExternalQuery[];
   const lines: string[] = [];
   const scores: Array<{ q: ExternalQuery; s: PageScore }> = [];
   for (const q of queries) {
-    const response = await getDocs(store, q.library, q.query, { format: 'index', limit: 10, ...tuning });
+    const response = await getDocs(
+      store,
+      q.library,
+      q.query,
+      withAlternatives({ format: 'index', limit: 10, ...tuning }, phrasings, q.id),
+    );
     if (response.status !== 'ok' && response.status !== 'no-match') throw new Error(`${q.id}: ${response.message}`);
     lines.push(
       JSON.stringify({
@@ -262,6 +295,14 @@ async function runExternal(
     );
   }
   process.stdout.write(`${rows.join('\n')}\n\n`);
+  if (weakCheck) {
+    await weakMatchCheck(
+      'external',
+      store,
+      queries.map((q) => ({ id: q.id, query: q.query, library: q.library, libraries: [q.library] })),
+      (id) => withAlternatives({ format: 'index', limit: 10, ...tuning }, phrasings, id),
+    );
+  }
 }
 
 /** The numeric ranking options `pnpm eval` takes, flag → option (validated by the search itself). */
@@ -291,6 +332,10 @@ const NUMBER_FLAGS = {
   'link-weight': 'linkWeight',
   'vector-weight': 'vectorWeight',
   'rerank-candidates': 'rerankCandidates',
+  'alternative-weight': 'alternativeWeight',
+  'fusion-rest': 'fusionRest',
+  'idf-exponent': 'idfExponent',
+  'weak-below': 'weakBelow',
 } as const satisfies Record<string, keyof SearchOptions>;
 
 function rankingOptions(values: Record<string, string | boolean | string[] | undefined>): SearchOptions {

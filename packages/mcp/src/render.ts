@@ -1,5 +1,6 @@
 import type { DocResult, SearchResponse } from '@docs/search';
 import type { Unresolved } from './context.js';
+import { phrasingsOutputOf, renderPhrasings } from './phrasings.js';
 import type { SearchOutput } from './schemas.js';
 
 /** The structured answer of a search: the response as the engine gave it, plus the next page's offset. */
@@ -29,6 +30,7 @@ export function searchOutputOf(response: SearchResponse, offset: number): Search
     ...(response.project ? { project: { ...response.project } } : {}),
     ...(response.otherVersions ? { otherVersions: response.otherVersions.map((v) => ({ ...v })) } : {}),
     ...(response.warnings && response.warnings.length > 0 ? { warnings: [...response.warnings] } : {}),
+    ...phrasingsOutputOf(response),
   };
 }
 
@@ -67,6 +69,8 @@ export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_al
     lines.push(`## ${head}${r.truncated ? ', truncated: read_doc has the rest' : ''})`, '', r.content ?? '', '');
   }
   if (index) lines.push('');
+  const found = renderPhrasings(output.phrasings);
+  if (found) lines.push(found);
   const more = output.nextOffset === undefined ? '' : ` More: call ${tool} again with offset ${output.nextOffset}.`;
   const tokens = index ? '' : `; ${output.totalTokens} tokens`;
   const next = index ? ' Read a page with read_doc (library, path), or search again with format "full".' : '';

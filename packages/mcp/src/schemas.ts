@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { confidenceOutput, phrasingsOutput } from './phrasings.js';
 
 // Shared pieces of the tools' input and output schemas. Bounds keep one call's answer
 // within what an agent's context can take; the search engine accepts wider values.
@@ -130,6 +131,8 @@ export const searchOutput = z.object({
     .describe(
       'What to know about how the answer was made: the topic cut to the query caps, a damaged library left out',
     ),
+  confidence: confidenceOutput,
+  phrasings: phrasingsOutput,
 });
 
 export type SearchOutput = z.infer<typeof searchOutput>;

@@ -1,4 +1,7 @@
 // This file is the public API of @docs/search.
+
+export { MAX_ALTERNATIVE_LENGTH, MAX_ALTERNATIVES } from './alternatives.js';
+export type { Confidence, PhrasingReport } from './confidence.js';
 export { SearchOptionError } from './errors.js';
 export type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from './models.js';
 export { heldModels } from './models.js';

@@ -66,6 +66,27 @@ export interface SearchOptions {
   readonly maxTopicChars?: number;
   /** Words searched for at most; further words are left out, and the answer says so. Keeps the cost linear in the words kept. @default 32 */
   readonly maxTerms?: number;
+  /**
+   * Other phrasings of the topic (at most 4, each at most 200 characters), e.g. the docs' own terms for
+   * what the topic says in plain words ("lifespan events" for "run code when the app starts"). Each is
+   * searched in every library on the same connection, and the lists are fused before the libraries are
+   * merged, so the answer is one list under one budget. @default none
+   */
+  readonly alternatives?: readonly string[];
+  /** How much an alternative phrasing's matches count beside the topic's (1 = as much). @default 0.8 */
+  readonly alternativeWeight?: number;
+  /**
+   * Fusing phrasings: how much the phrasings other than a section's best add to its score, from 0 (its best
+   * phrasing's score alone, CombMAX) to 1 (all of them summed, CombSUM). @default 0.5
+   */
+  readonly fusionRest?: number;
+  /**
+   * Across libraries: how strongly a library's results are scaled by the share of the question's
+   * information (words weighed by rarity) its best section holds, relative to the best library's; 0 turns this off. @default 1
+   */
+  readonly idfExponent?: number;
+  /** An answer whose best results hold less than this share of the question's information is flagged weak. @default 0.5 */
+  readonly weakBelow?: number;
 }
 
 /** Options of searchAll. */
@@ -106,6 +127,10 @@ export interface ResolvedOptions {
   readonly signal: AbortSignal | undefined;
   readonly maxTopicChars: number;
   readonly maxTerms: number;
+  readonly alternativeWeight: number;
+  readonly fusionRest: number;
+  readonly idfExponent: number;
+  readonly weakBelow: number;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -137,6 +162,10 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     signal: options.signal,
     maxTopicChars: options.maxTopicChars ?? 1000,
     maxTerms: options.maxTerms ?? 32,
+    alternativeWeight: options.alternativeWeight ?? 0.8,
+    fusionRest: options.fusionRest ?? 0.5,
+    idfExponent: options.idfExponent ?? 1,
+    weakBelow: options.weakBelow ?? 0.5,
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
@@ -187,6 +216,14 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   }
   if (!(resolved.linkWeight >= 0 && resolved.linkWeight <= 1)) {
     throw new SearchOptionError(`linkWeight must be between 0 and 1, got ${resolved.linkWeight}`);
+  }
+  for (const name of ['alternativeWeight', 'fusionRest', 'weakBelow'] as const) {
+    if (!(resolved[name] >= 0 && resolved[name] <= 1)) {
+      throw new RangeError(`${name} must be between 0 and 1, got ${resolved[name]}`);
+    }
+  }
+  if (!(resolved.idfExponent >= 0 && Number.isFinite(resolved.idfExponent))) {
+    throw new RangeError(`idfExponent must be a finite number ≥ 0, got ${resolved.idfExponent}`);
   }
   if (!(resolved.coverageExponent >= 0 && Number.isFinite(resolved.coverageExponent))) {
     throw new SearchOptionError(`coverageExponent must be a finite number ≥ 0, got ${resolved.coverageExponent}`);

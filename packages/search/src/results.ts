@@ -1,3 +1,5 @@
+import type { Confidence, PhrasingReport } from './confidence.js';
+
 /** One answer: a section (or adjacent sections) of one document of one library. */
 export interface DocResult {
   /** `name@version` of the library it comes from. */
@@ -69,4 +71,11 @@ export interface SearchResponse {
    * the query caps, a damaged library left out of a search of every library.
    */
   readonly warnings?: readonly string[];
+  /**
+   * How much of the question the first page of results holds (absent when no
+   * library could be searched); when weak, `message` starts by saying so.
+   */
+  readonly confidence?: Confidence;
+  /** With alternative phrasings: each phrasing, its words, and which returned results it found. */
+  readonly phrasings?: readonly PhrasingReport[];
 }

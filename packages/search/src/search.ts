@@ -1,4 +1,4 @@
-import { diversify, minMaxNormalize, relevanceDrop, tokenBudget } from '@docs/rank';
+import { diversify, fuseScores, minMaxNormalize, relevanceDrop, tokenBudget } from '@docs/rank';
 import {
   type ChunkHit,
   formatPackageId,
@@ -11,8 +11,11 @@ import {
   type ResolveError,
   tokensContain,
 } from '@docs/store';
+import { phrasingsOf } from './alternatives.js';
+import { type Confidence, confidenceOf, type PhrasingReport, weakNote } from './confidence.js';
 import { isHistoryPage } from './history.js';
 import { fuseWithVectors, Retrieval, type ScoredHits, shareOfBest, similarityFactors } from './hybrid.js';
+import { heldShare, idfWeights, type TermCounts } from './idf.js';
 import { demoteNearDuplicates } from './near-duplicates.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
 import { type AnalyzedQuery, analyzeQuery } from './query.js';
@@ -27,22 +30,65 @@ interface Target {
   readonly reader: () => PackageReader;
 }
 
-interface Candidate {
-  readonly target: Target;
+/** One phrasing of the question: the topic as asked, or an alternative. */
+interface Phrasing {
+  readonly text: string;
+  readonly terms: readonly string[];
+  /** How much its matches count beside the others' (the topic weighs most). */
+  readonly weight: number;
+}
+
+/** A chunk one phrasing found in one library. */
+interface PhrasingHit {
   readonly hit: ChunkHit;
   /** Within-library score before normalisation. */
   readonly raw: number;
   /** Normalised within its library, [0, 1]. */
   readonly score: number;
-  /** How many of the query's terms the chunk holds. */
+  /** How many of the phrasing's terms the chunk holds. */
   readonly coverage: number;
+  /** Which of the phrasing's terms (indices) the chunk holds. */
+  readonly held: readonly number[];
 }
 
-/** A library's candidates above its own drop, and the best coverage among all it found. */
+/** What one phrasing found in one library. */
+interface PhrasingHits {
+  readonly list: readonly PhrasingHit[];
+  /** The most terms any chunk found holds. */
+  readonly bestCoverage: number;
+  readonly counts: TermCounts;
+  /** Hybrid (the topic only): the best cosine similarity to the topic, and the model that measured it. */
+  readonly bestSimilarity?: number;
+  readonly embedder?: string;
+}
+
+/** Lexical candidates with which terms each holds and how common each term is. */
+interface LexicalHits extends ScoredHits {
+  readonly held: readonly (readonly number[])[];
+  readonly counts: TermCounts;
+}
+
+interface Candidate {
+  readonly target: Target;
+  readonly hit: ChunkHit;
+  /** Within-library score before normalisation, from the phrasing that gave the chunk its best score. */
+  readonly raw: number;
+  /** The phrasings' scores fused, [0, 1]. */
+  readonly score: number;
+  /** For each phrasing, the terms (indices) the chunk holds; undefined where the phrasing did not find it. */
+  readonly held: ReadonlyArray<readonly number[] | undefined>;
+}
+
+/** A library's candidates above its own drop, and how much of the question its best ones hold. */
 interface LibraryCandidates {
   readonly list: Candidate[];
-  readonly bestCoverage: number;
-  /** Hybrid: the best cosine similarity of any of its sections to the query, and the model that measured it. */
+  /** The best over the phrasings of weight × (share of the terms the best chunk holds)^coverageExponent. */
+  readonly coverage: number;
+  /** The best over the phrasings of weight × the share of the question's information its best chunk holds. */
+  readonly information: number;
+  /** Whether a chunk it found holds a phrasing's rarest word (of those any library holds). */
+  readonly holdsRarest: boolean;
+  /** Hybrid: the best cosine similarity of any of its sections to the topic, and the model that measured it. */
   readonly bestSimilarity?: number;
   readonly embedder?: string;
 }
@@ -52,6 +98,8 @@ interface Group {
   readonly target: Target;
   readonly members: ChunkHit[];
   readonly score: number;
+  /** Per phrasing, the terms any member holds (undefined: the phrasing found none of them). */
+  readonly held: ReadonlyArray<readonly number[] | undefined>;
 }
 
 /**
@@ -76,10 +124,12 @@ export async function getDocs(
   } = {},
 ): Promise<SearchResponse> {
   const resolved = resolveOptions(options);
+  // Checked before the library is looked up: bad input is refused the same way whatever is installed.
+  const phrasings = phrasingsOf(topic, options.alternatives);
   const found = await resolveForProject(store, library, options.version, options.projectVersion);
   if (!found.ok) return unresolved(found.error);
   const alsoDrop = [found.value.name.replace(/^@[^/]+\//, '')];
-  const answer = (pkg: InstalledPackage) => search([targetOf(store, pkg)], topic, resolved, { alsoDrop }, false);
+  const answer = (pkg: InstalledPackage) => search([targetOf(store, pkg)], phrasings, resolved, { alsoDrop }, false);
   const response = withNotes(await answer(found.value), found.note ? [found.note] : []);
   // Another version is searched only when this one is empty or thin beside it (see withVersionHints).
   return withVersionHints(store, found.value, response, options.projectVersion, answer);
@@ -99,6 +149,7 @@ export async function searchAll(
   options: SearchAllOptions = {},
 ): Promise<SearchResponse> {
   const resolved = resolveOptions(options);
+  const phrasings = phrasingsOf(topic, options.alternatives);
   let packages: InstalledPackage[];
   const notes: string[] = [];
   if (options.libraries && options.libraries.length > 0) {
@@ -116,7 +167,7 @@ export async function searchAll(
   if (packages.length === 0) return unresolved({ code: 'no-packages', message: '', installed: [] });
   const response = await search(
     packages.map((p) => targetOf(store, p)),
-    topic,
+    phrasings,
     resolved,
     {},
     true,
@@ -143,17 +194,24 @@ function isUnreadable(error: unknown): error is Error {
 
 async function search(
   targets: readonly Target[],
-  topic: string,
+  texts: readonly string[],
   options: ResolvedOptions,
   analysis: { alsoDrop?: readonly string[] },
   skipUnreadable: boolean,
 ): Promise<SearchResponse> {
-  const analyzed = analyzeQuery(topic, { ...analysis, maxChars: options.maxTopicChars, maxTerms: options.maxTerms });
-  const { terms } = analyzed;
-  const warnings = capWarnings(analyzed.cut, options);
+  const topic = texts[0] ?? '';
+  const capped = { ...analysis, maxChars: options.maxTopicChars, maxTerms: options.maxTerms };
+  const analyzedTopic = analyzeQuery(topic, capped);
+  const warnings = capWarnings(analyzedTopic.cut, options);
+  const phrasings: Phrasing[] = texts.map((text, i) => ({
+    text,
+    terms: i === 0 ? analyzedTopic.terms : analyzeQuery(text, capped).terms,
+    weight: i === 0 ? 1 : options.alternativeWeight,
+  }));
+  const terms = analyzedTopic.terms;
   // The embedder reads the topic as the caps cut it, so a pasted page costs no more than its head.
   const retrieval = new Retrieval(topic.slice(0, options.maxTopicChars), options);
-  if (terms.length === 0) {
+  if (phrasings.every((p) => p.terms.length === 0)) {
     return empty(
       'no-match',
       `The topic "${shorten(topic)}" has no words to search for. Use words, an API name or an error message.`,
@@ -164,14 +222,18 @@ async function search(
     );
   }
   const perLibrary = Math.max(options.candidates, options.offset + options.limit);
-  // One library after another: SQLite work is synchronous, so running them
-  // "concurrently" would only interleave, and the store may close idle readers.
-  const found: LibraryCandidates[] = [];
+  // One library after another, each phrasing on the library's one connection: SQLite work is
+  // synchronous, so running them "concurrently" would only interleave, and the store may close idle readers.
+  // Vectors take part for the topic only: alternatives are the docs' own words, which is what the index matches.
+  const found: PhrasingHits[][] = [];
   const answering: Target[] = [];
   let unreadable: Error | undefined;
   for (const target of targets) {
     try {
-      found.push(await candidates(target, terms, perLibrary, options, retrieval));
+      const lists: PhrasingHits[] = [];
+      for (const [i, phrasing] of phrasings.entries())
+        lists.push(await candidates(target, phrasing.terms, perLibrary, options, i === 0 ? retrieval : undefined));
+      found.push(lists);
       answering.push(target);
     } catch (error) {
       if (!skipUnreadable || !isUnreadable(error)) throw error;
@@ -183,8 +245,25 @@ async function search(
   if (answering.length === 0 && unreadable) throw unreadable;
   const searched = answering.map((t) => t.label);
   const extra = warnings.length > 0 ? { warnings } : {};
-  const lists = crossLibraryScale(found, options.coverageExponent);
-  const match = found.some((l) => l.bestCoverage === terms.length) ? 'all' : 'some';
+  // A term's information is counted over everything searched, so the shares compare across libraries.
+  const information = phrasings.map((p, i) =>
+    idfWeights(
+      found.map((lists) => (lists[i] as PhrasingHits).counts),
+      p.terms.length,
+    ),
+  );
+  const mentioned = (p: number, term: number) => found.some((lists) => (lists[p]?.counts.frequencies[term] ?? 0) > 0);
+  // Each phrasing's rarest word that some library holds: the word that tells libraries apart.
+  const rarest = information.map((weights, p) =>
+    weights.reduce((best, w, t) => (mentioned(p, t) && (best < 0 || w > (weights[best] ?? 0)) ? t : best), -1),
+  );
+  const libraries = answering.map((target, t) =>
+    fusePhrasings(target, found[t] as PhrasingHits[], phrasings, information, rarest, options),
+  );
+  const lists = crossLibraryScale(libraries, options);
+  const match = found.some((l) => l.some((h, i) => h.bestCoverage > 0 && h.bestCoverage === phrasings[i]?.terms.length))
+    ? 'all'
+    : 'some';
   const merged = await retrieval.rerank(lists.flat().sort(byScore));
   if (merged.length === 0) {
     const where = answering.length === 1 ? searched[0] : `the ${answering.length} libraries searched`;
@@ -194,7 +273,11 @@ async function search(
       searched,
       terms,
       'none',
-      { retrieval: retrieval.info(), ...extra },
+      {
+        retrieval: retrieval.info(),
+        confidence: withoutPhrasings(confidenceOf([], phrasings, information, mentioned, options.weakBelow)),
+        ...extra,
+      },
     );
   }
   // The drop measures relevance alone; the spread over pages comes after it.
@@ -206,7 +289,7 @@ async function search(
   const joined =
     options.format === 'full'
       ? mergeAdjacent(kept)
-      : kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score }));
+      : kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score, held: c.held }));
   // The full format reads each shown chunk once, for the duplicate check and the answer alike.
   const shown = joined.slice(0, options.offset + options.limit);
   const window = repeatsWindow(joined, options);
@@ -217,9 +300,13 @@ async function search(
   const results =
     contents === undefined ? page.map((g) => toResult(g, undefined)) : await withContent(page, contents, options);
   const totalTokens = options.format === 'index' ? 0 : results.reduce((sum, r) => sum + r.tokens, 0);
+  // How good the answer is, from the first page: what a caller reads first.
+  const firstPage = groups.slice(0, Math.max(options.limit, 1));
+  const { byPhrasing, ...confidence } = confidenceOf(firstPage, phrasings, information, mentioned, options.weakBelow);
+  const weak = confidence.weak && results.length > 0 ? `${weakNote(confidence, results[0] as DocResult)}. ` : '';
   const message =
     results.length > 0
-      ? `${results.length} of ${groups.length} results from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
+      ? `${weak}${results.length} of ${groups.length} results from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
       : `No results at offset ${options.offset}: there are ${groups.length}.`;
   return {
     status: 'ok',
@@ -229,8 +316,87 @@ async function search(
     totalTokens,
     searched,
     query: { terms, match },
+    confidence,
     retrieval: retrieval.info(),
     ...extra,
+    ...(phrasings.length > 1 ? { phrasings: phrasingReports(page, phrasings, byPhrasing, options.offset) } : {}),
+  };
+}
+
+/** What each phrasing found on the page returned, by 1-based position. */
+function phrasingReports(
+  page: readonly Group[],
+  phrasings: readonly Phrasing[],
+  strengths: readonly number[],
+  offset: number,
+): PhrasingReport[] {
+  return phrasings.map((p, i) => ({
+    text: p.text,
+    terms: [...p.terms],
+    strength: strengths[i] ?? 0,
+    results: page.flatMap((g, position) => (g.held[i] === undefined ? [] : [offset + position + 1])),
+  }));
+}
+
+/**
+ * One library's answer to every phrasing, fused into one list ({@link fuseScores}:
+ * each phrasing's normalised scores weighed, the topic's most), then cut at the
+ * library's own drop. A chunk under the drop within its own library is under it
+ * in any merged list (scaling a library's scores keeps their ratios), so it is let go
+ * here: over many libraries, most are.
+ */
+function fusePhrasings(
+  target: Target,
+  found: readonly PhrasingHits[],
+  phrasings: readonly Phrasing[],
+  information: readonly (readonly number[])[],
+  rarest: readonly number[],
+  options: ResolvedOptions,
+): LibraryCandidates {
+  const byId = found.map((h) => new Map(h.list.map((c) => [c.hit.id, c])));
+  const fused = fuseScores(
+    found.map((h) => h.list.map((c) => ({ id: String(c.hit.id), score: c.score }))),
+    { weights: phrasings.map((p) => p.weight), rest: options.fusionRest },
+  );
+  // Fused scores can pass 1; each library's best goes back to 1, as with one phrasing.
+  const top = fused[0]?.score ?? 0;
+  const list: Candidate[] = [];
+  for (const f of fused) {
+    if (f.score < options.drop * top) break;
+    const id = Number(f.id);
+    const best = byId[f.best]?.get(id) as PhrasingHit;
+    list.push({
+      target,
+      hit: best.hit,
+      raw: best.raw,
+      score: top > 0 ? f.score / top : 0,
+      held: byId.map((m) => m.get(id)?.held),
+    });
+  }
+  let coverage = 0;
+  let informationHeld = 0;
+  let holdsRarest = false;
+  for (const [i, h] of found.entries()) {
+    const phrasing = phrasings[i] as Phrasing;
+    if (h.list.length === 0 || phrasing.terms.length === 0) continue;
+    coverage = Math.max(
+      coverage,
+      phrasing.weight * (h.bestCoverage / phrasing.terms.length) ** options.coverageExponent,
+    );
+    const weights = information[i] ?? [];
+    const share = h.list.reduce((most, c) => Math.max(most, heldShare(weights, c.held)), 0);
+    informationHeld = Math.max(informationHeld, phrasing.weight * share);
+    const r = rarest[i] ?? -1;
+    holdsRarest ||= r >= 0 && h.list.some((c) => c.held.includes(r));
+  }
+  const topic = found[0];
+  return {
+    list,
+    coverage,
+    information: informationHeld,
+    holdsRarest,
+    ...(topic?.bestSimilarity === undefined ? {} : { bestSimilarity: topic.bestSimilarity }),
+    ...(topic?.embedder === undefined ? {} : { embedder: topic.embedder }),
   };
 }
 
@@ -254,82 +420,82 @@ function shorten(topic: string): string {
 }
 
 /**
- * A library's best chunks for the terms: any chunk holding at least one term,
- * scored by BM25 times the share of the terms it holds (raised to
- * `coverageExponent`), so chunks holding every word come first and a question
- * with a word the docs never use still finds the sections holding the rest.
+ * One phrasing's candidates in one library: its lexical hits normalised within
+ * the library, or, for the topic when the package has vectors and their
+ * embedder is here, those fused with the sections nearest the query vector.
  */
 async function candidates(
   target: Target,
   words: readonly string[],
   limit: number,
   options: ResolvedOptions,
-  retrieval: Retrieval,
-): Promise<LibraryCandidates> {
+  retrieval: Retrieval | undefined,
+): Promise<PhrasingHits> {
+  if (words.length === 0) return { list: [], bestCoverage: 0, counts: { frequencies: [], chunks: 0 } };
   const lexical = await lexicalCandidates(target, words, limit, options);
-  const query = await retrieval.queryVector(target);
+  const query = retrieval ? await retrieval.queryVector(target) : undefined;
   if (query === undefined) {
     // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
     const scores = lexical.hits.length === 0 ? [] : minMaxNormalize(lexical.raw, { floor: 0 });
-    return aboveDrop(target, lexical, scores, options);
+    return phrasingHits(lexical, scores, lexical.held, lexical.counts);
   }
   const fused = await fuseWithVectors(target, lexical, query, limit, options);
   const embedder = (await target.reader().embedder())?.id;
+  // The sections only the vectors found come after the lexical ones, and hold none of the terms as far as is known.
+  const held = fused.hits.map((_, i) => lexical.held[i] ?? []);
   return {
-    ...aboveDrop(target, fused, shareOfBest(fused.raw), options),
+    ...phrasingHits(fused, shareOfBest(fused.raw), held, lexical.counts),
     bestSimilarity: Math.max(...fused.similarity),
     ...(embedder ? { embedder } : {}),
   };
 }
 
-/**
- * A library's candidates whose score is at least the drop times its best, best first.
- * A chunk under the drop within its own library is under it in any merged list (scaling a
- * library's scores keeps their ratios), so it is let go here: over many libraries, most are.
- */
-function aboveDrop(
-  target: Target,
+/** Scored hits as a phrasing's list, best first. */
+function phrasingHits(
   scored: ScoredHits,
   scores: readonly number[],
-  options: ResolvedOptions,
-): LibraryCandidates {
-  const bestCoverage = scored.covered.reduce((best, c) => Math.max(best, c), 0);
-  const top = scores.reduce((best, score) => Math.max(best, score), 0);
+  held: readonly (readonly number[])[],
+  counts: TermCounts,
+): PhrasingHits {
   const list = scored.hits
     .map((hit, i) => ({
-      target,
       hit,
       raw: scored.raw[i] ?? 0,
       score: scores[i] ?? 0,
       coverage: scored.covered[i] ?? 1,
+      held: held[i] ?? [],
     }))
-    .filter((c) => c.score >= options.drop * top)
     .sort((x, y) => y.raw - x.raw);
-  return { list, bestCoverage };
+  return { list, bestCoverage: scored.covered.reduce((best, c) => Math.max(best, c), 0), counts };
 }
 
 /**
  * A library's lexical candidates: any chunk holding at least one term,
- * scored by BM25 times the share of the terms it holds (and the heading,
- * history, link and page signals below), before normalisation.
+ * scored by BM25 times the share of the terms it holds (raised to
+ * `coverageExponent`, and the heading, history, link and page signals below),
+ * before normalisation; so chunks holding every word come first and a question
+ * with a word the docs never use still finds the sections holding the rest.
  */
 async function lexicalCandidates(
   target: Target,
   words: readonly string[],
   limit: number,
   options: ResolvedOptions,
-): Promise<ScoredHits> {
+): Promise<LexicalHits> {
+  const reader = target.reader();
   const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
-  const hits = await target.reader().search({ terms, mode: 'any' }, { limit, weights: options.weights });
-  if (hits.length === 0) return { hits: [], raw: [], covered: [] };
+  const hits = await reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
   const ids = hits.map((h) => h.id);
+  // Which terms each hit holds, and how common each term is: one pass over each term's chunks.
+  const { matches, frequencies, chunks } = await reader.termStatistics(terms, ids);
+  const counts = { frequencies, chunks };
+  if (hits.length === 0) return { hits: [], raw: [], covered: [], held: [], counts };
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
   const weights = words.map((w) => (isIdentifier(w) ? options.identifierWeight : 1));
   const total = weights.reduce((sum, w) => sum + w, 0);
   const weightOf = (found: readonly number[]) => found.reduce((sum, t) => sum + (weights[t] ?? 0), 0);
-  // Every hit holds at least one term; with one term there is nothing to count.
-  const matches = terms.length === 1 ? undefined : await target.reader().termMatches(terms, ids);
-  const held = hits.map((h) => matches?.get(h.id) ?? [0]);
+  // Every hit holds at least one term.
+  const held = hits.map((h) => matches.get(h.id) ?? [0]);
   const covered = held.map((found) => found.length);
   const own = hits.map((h, i) => {
     const share = (weightOf(held[i] ?? []) / total) ** options.coverageExponent;
@@ -351,28 +517,38 @@ async function lexicalCandidates(
   const raw = hits.map(
     (h, i) => (own[i] ?? 0) + options.pageWeight * ((pageTotals.get(h.documentId) ?? 0) - (own[i] ?? 0)),
   );
-  return { hits, raw, covered };
+  return { hits, raw, covered, held, counts };
 }
 
 /**
  * Min-max makes every library's best chunk 1.0, even a library that only
  * matches a stray word. Coverage, unlike BM25, means the same in every
  * library, so each library's scores are scaled by how its best coverage
- * compares with the best of any library (raised to the same exponent).
+ * compares with the best of any library (raised to the same exponent). And a
+ * library none of whose chunks holds the question's rarest word, when another
+ * library's do, is scaled by how much of the question's information its best
+ * chunk holds compared with the best library's (raised to `idfExponent`): it
+ * cannot outrank the library holding the word that tells them apart.
  */
-function crossLibraryCoverage(found: readonly LibraryCandidates[], exponent: number): number[] {
-  const best = Math.max(...found.map((f) => f.bestCoverage));
-  return found.map(({ bestCoverage }) => (best > 0 ? (bestCoverage / best) ** exponent : 1));
+function crossLibraryEvidence(found: readonly LibraryCandidates[], options: ResolvedOptions): number[] {
+  const bestCoverage = Math.max(...found.map((f) => f.coverage));
+  const bestInformation = Math.max(...found.map((f) => f.information));
+  const someHoldRarest = found.some((f) => f.holdsRarest);
+  return found.map(({ coverage, information, holdsRarest }) => {
+    const byCoverage = bestCoverage > 0 ? coverage / bestCoverage : 1;
+    const lacking = someHoldRarest && !holdsRarest && bestInformation > 0;
+    return byCoverage * (lacking ? (information / bestInformation) ** options.idfExponent : 1);
+  });
 }
 
 /**
  * Scales each library's scores so that a merged list compares like with
  * like: by cosine similarity when every library answered with vectors of one
- * model (see similarityFactors), else by term coverage.
+ * model (see similarityFactors), else by term coverage and information (crossLibraryEvidence).
  */
-function crossLibraryScale(found: readonly LibraryCandidates[], exponent: number): Candidate[][] {
+function crossLibraryScale(found: readonly LibraryCandidates[], options: ResolvedOptions): Candidate[][] {
   if (found.length < 2) return found.map((f) => f.list);
-  const factors = similarityFactors(found) ?? crossLibraryCoverage(found, exponent);
+  const factors = similarityFactors(found) ?? crossLibraryEvidence(found, options);
   return found.map(({ list }, i) => {
     const factor = factors[i] ?? 1;
     return factor === 1 ? list : list.map((c) => ({ ...c, score: c.score * factor }));
@@ -388,8 +564,9 @@ function byScore(a: Candidate, b: Candidate): number {
  * the rank of the best of them, so an answer split across chunks reads whole.
  */
 function mergeAdjacent(candidates: readonly Candidate[]): Group[] {
-  const groups: Group[] = [];
-  const byDocument = new Map<string, Group[]>();
+  type Joined = Omit<Group, 'held'> & { held: ReadonlyArray<readonly number[] | undefined> };
+  const groups: Joined[] = [];
+  const byDocument = new Map<string, Joined[]>();
   for (const c of candidates) {
     const key = `${c.target.label}\0${c.hit.documentId}`;
     const siblings = byDocument.get(key) ?? [];
@@ -397,14 +574,22 @@ function mergeAdjacent(candidates: readonly Candidate[]): Group[] {
     if (neighbour) {
       neighbour.members.push(c.hit);
       neighbour.members.sort((a, b) => a.ord - b.ord);
+      neighbour.held = neighbour.held.map((terms, i) => unite(terms, c.held[i]));
       continue;
     }
-    const group: Group = { target: c.target, members: [c.hit], score: c.score };
+    const group = { target: c.target, members: [c.hit], score: c.score, held: c.held };
     groups.push(group);
     siblings.push(group);
     byDocument.set(key, siblings);
   }
   return groups;
+}
+
+/** The terms either list holds; undefined when neither phrasing found anything. */
+function unite(a: readonly number[] | undefined, b: readonly number[] | undefined): readonly number[] | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return [...new Set([...a, ...b])];
 }
 
 function toResult(group: Group, content: string | undefined, tokens?: number): DocResult {
@@ -548,6 +733,10 @@ const LEXICAL: RetrievalInfo = { mode: 'lexical' };
 /** Puts what the caller should know about how a library was chosen (a prerelease for a range) first in the message. */
 function withNotes(response: SearchResponse, notes: readonly string[]): SearchResponse {
   return notes.length === 0 ? response : { ...response, message: `${notes.join('; ')}. ${response.message}` };
+}
+
+function withoutPhrasings({ byPhrasing: _, ...confidence }: Confidence & { byPhrasing: unknown }): Confidence {
+  return confidence;
 }
 
 function unresolved(error: ResolveError): SearchResponse {

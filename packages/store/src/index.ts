@@ -24,6 +24,7 @@ export type {
   StoredDocument,
   Term,
   TermQuery,
+  TermStatistics,
   VectorHit,
 } from './package-reader.js';
 export { matchExpression, PackageReader } from './package-reader.js';

@@ -47,6 +47,16 @@ export interface ChunkHit {
   readonly inboundLinks: number;
 }
 
+/** What {@link PackageReader.termStatistics} finds. */
+export interface TermStatistics {
+  /** For each chunk id asked about, the indices of the terms it holds; ids holding none are absent. */
+  readonly matches: Map<number, number[]>;
+  /** For each term, how many chunks hold it. */
+  readonly frequencies: readonly number[];
+  /** How many chunks the package has. */
+  readonly chunks: number;
+}
+
 /** A document as stored: path, title and the whole page. */
 export interface StoredDocument {
   readonly path: string;
@@ -144,6 +154,7 @@ export class PackageReader {
   #info: PackageInfo | undefined;
   #embedder: PackageEmbedder | null | undefined;
   #vectors: VectorMatrix | undefined;
+  #stats: PackageStats | undefined;
 
   /**
    * Reads go straight to prepared statements, each prepared once: they are
@@ -361,8 +372,23 @@ export class PackageReader {
     ids: readonly number[],
     options: { column?: FtsColumn } = {},
   ): Promise<Map<number, number[]>> {
+    if (ids.length === 0) return new Map();
+    return (await this.termStatistics(terms, ids, options)).matches;
+  }
+
+  /**
+   * {@link termMatches}, plus how many chunks of the package hold each term
+   * (its document frequency, 0 for a term with no words) and how many chunks
+   * there are: what an inverse document frequency is computed from. Both come
+   * from the one pass over each term's chunks.
+   */
+  async termStatistics(
+    terms: readonly Term[],
+    ids: readonly number[],
+    options: { column?: FtsColumn } = {},
+  ): Promise<TermStatistics> {
     const matches = new Map<number, number[]>();
-    if (ids.length === 0) return matches;
+    const frequencies = terms.map(() => 0);
     const wanted = new Set(ids);
     // The term's whole list of chunks, intersected here: one fixed statement,
     // and cheaper in SQLite than filtering the list by rowid.
@@ -372,7 +398,9 @@ export class PackageReader {
       if (expression === undefined) continue;
       // Column names come from the FtsColumn type, never from input.
       const filtered = options.column ? `${options.column} : (${expression})` : expression;
-      for (const rowid of statement.all(filtered) as number[]) {
+      const rowids = statement.all(filtered) as number[];
+      frequencies[index] = rowids.length;
+      for (const rowid of rowids) {
         if (!wanted.has(rowid)) continue;
         // Appended in place: copying the list per term made a long query quadratic.
         const found = matches.get(rowid);
@@ -380,7 +408,7 @@ export class PackageReader {
         else matches.set(rowid, [index]);
       }
     }
-    return matches;
+    return { matches, frequencies, chunks: (await this.stats()).chunks };
   }
 
   /** The content of each chunk id. */
@@ -409,12 +437,14 @@ export class PackageReader {
     }>;
   }
 
-  /** How many documents, chunks and tokens the package holds. */
+  /** How many documents, chunks and tokens the package holds (read once: a package file does not change). */
   async stats(): Promise<PackageStats> {
+    if (this.#stats) return this.#stats;
     const row = this.#prepare(
       'SELECT (SELECT count(*) FROM documents) AS documents, count(*) AS chunks, coalesce(sum(tokens), 0) AS tokens FROM chunks',
     ).get() as { documents: number; chunks: number; tokens: number };
-    return { documents: Number(row.documents), chunks: Number(row.chunks), tokens: Number(row.tokens) };
+    this.#stats = { documents: Number(row.documents), chunks: Number(row.chunks), tokens: Number(row.tokens) };
+    return this.#stats;
   }
 
   /** Closes the connection. */

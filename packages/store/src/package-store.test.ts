@@ -272,6 +272,23 @@ describe('PackageStore', () => {
   });
 });
 
+describe('term statistics', () => {
+  it('counts the chunks holding each term and says which of the asked chunks hold which', async () => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    await store.install(await build('lib', '1.0.0'));
+    const found = await store.resolve('lib');
+    if (!found.ok) throw new Error('expected lib');
+    const reader = store.reader(found.value);
+    const [timers] = await reader.search({ terms: ['timers'], mode: 'all' }, { limit: 1 });
+    if (!timers) throw new Error('expected a chunk about timers');
+    const stats = await reader.termStatistics(['timers', ['cors', 'middleware'], 'absent', ''], [timers.id]);
+    expect(stats.chunks).toBe(3);
+    expect(stats.frequencies).toEqual([2, 1, 0, 0]);
+    expect(stats.matches).toEqual(new Map([[timers.id, [0]]]));
+    await store.close();
+  });
+});
+
 describe('queries are never FTS5 syntax', () => {
   test.each([
     ['"unbalanced'],

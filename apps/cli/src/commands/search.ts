@@ -1,4 +1,4 @@
-import { getDocs, openModels, type SearchResponse, searchAll } from '@docs/search';
+import { getDocs, openModels, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
 import { installedVersion } from '@docs/sources';
 import { type PackageStore, parsePackageSpec } from '@docs/store';
 import { openStore, printJson } from '../context.js';
@@ -59,10 +59,10 @@ export async function search(
   }
 }
 
-/** The search options the flags set (the model flags are opened separately). */
-function searchOptions(options: QueryOptions) {
-  const { embed: _embed, rerank: _rerank, mode, project: _project, ...rest } = options;
-  return { ...rest, ...(mode ? { mode } : {}) };
+/** The search options the flags set (the model flags are opened separately); `--also` gives the alternative phrasings. */
+function searchOptions(options: QueryOptions): SearchOptions {
+  const { embed: _embed, rerank: _rerank, mode, project: _project, also, ...rest } = options;
+  return { ...rest, ...(mode ? { mode } : {}), ...(also && also.length > 0 ? { alternatives: also } : {}) };
 }
 
 function projectOf(options: QueryOptions): string {
@@ -97,6 +97,9 @@ function show(response: SearchResponse, options: { readonly offset: number }, gl
     return;
   }
   const out: string[] = [];
+  // A weak answer says so first, before results that look confident.
+  const weak = response.confidence?.weak === true;
+  if (weak) out.push(`${response.message}`, '');
   for (const r of response.results) {
     const trail = r.breadcrumb[0] === r.title ? r.breadcrumb : [r.title, ...r.breadcrumb];
     const cut = r.truncated ? ' · truncated' : '';
@@ -106,7 +109,9 @@ function show(response: SearchResponse, options: { readonly offset: number }, gl
     if (r.content !== undefined) out.push('', r.content, '');
   }
   const more = nextOffset === undefined ? '' : `. More: the same command with --offset ${nextOffset}`;
-  out.push(`${response.message}; ${response.totalTokens} tokens${more}`);
+  const found = response.phrasings?.map((p) => `"${p.text}" → ${p.results.length > 0 ? p.results.join(', ') : 'none'}`);
+  if (found) out.push(`phrasings found (result positions): ${found.join('; ')}`);
+  out.push(weak ? `${response.totalTokens} tokens${more}` : `${response.message}; ${response.totalTokens} tokens${more}`);
   process.stdout.write(`${[...out, ...retrievalLines(response)].join('\n')}\n`);
 }
 

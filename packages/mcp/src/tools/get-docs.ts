@@ -2,6 +2,7 @@ import { getDocs } from '@docs/search';
 import { formatPackageId, parsePackageSpec } from '@docs/store';
 import { z } from 'zod';
 import { type DocsToolContext, resolveLibrary } from '../context.js';
+import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, searchOutputOf, unresolvedOutput } from '../render.js';
 import {
   formatInput,
@@ -19,6 +20,7 @@ import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 const inputSchema = z.object({
   library: libraryInput,
   topic: topicInput,
+  alternatives: alternativesInput,
   version: versionInput,
   tokens: tokensInput,
   format: formatInput,
@@ -37,6 +39,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
     'A good topic is a few specific words, e.g. "fake timers", "coverage thresholds", "TypeError: fetch failed"; not a whole sentence, and without the library name.',
     'Results are ranked (score 1 is the best match); each gives the document path, which read_doc takes to read the whole page.',
     'Use format "index" to scan many results cheaply. An unknown library returns an error listing the installed libraries and the closest name.',
+    ALTERNATIVES_HINT,
   ].join(' '),
   listsLibraries: true,
   inputSchema,
@@ -58,6 +61,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       ...(args.mode ? { mode: args.mode } : {}),
       ...(context.models ? { models: context.models } : {}),
       ...(projectVersion ? { projectVersion } : {}),
+      ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
     });
     // The library was resolved here, so say here when a range was met only by a prerelease.
     const output = searchOutputOf(

@@ -2,6 +2,7 @@ import { searchAll } from '@docs/search';
 import { formatPackageId } from '@docs/store';
 import { z } from 'zod';
 import { ADD_DOCS_HINT, isScoped, resolveLibrary, servedLatest } from '../context.js';
+import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, searchOutputOf, unresolvedOutput } from '../render.js';
 import {
   formatInput,
@@ -18,6 +19,7 @@ import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({
   topic: topicInput,
+  alternatives: alternativesInput,
   libraries: z
     .array(libraryInput)
     .min(1)
@@ -43,6 +45,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
     'Use it when you do not know which library documents something, when a task spans several libraries, or to compare them; use get_docs when you know the library.',
     'A good topic is a few specific words: an API or option name, an error message or a short task ("enable CORS", "retry failed requests").',
     'Use format "index" to scan many results cheaply, and read_doc to read a whole page.',
+    ALTERNATIVES_HINT,
   ].join(' '),
   listsLibraries: true,
   inputSchema,
@@ -74,6 +77,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       offset: args.offset,
       ...(args.mode ? { mode: args.mode } : {}),
       ...(context.models ? { models: context.models } : {}),
+      ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
       ...(libraries ? { libraries } : {}),
     });
     const output = searchOutputOf(response, args.offset);

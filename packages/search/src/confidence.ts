@@ -1,0 +1,76 @@
+import { heldShare } from './idf.js';
+import type { DocResult } from './results.js';
+
+/**
+ * How much of the question the answer holds, on an absolute scale: unlike a
+ * result's score (1 for each library's best, however poor), it says whether
+ * the docs searched answer the question at all.
+ */
+export interface Confidence {
+  /**
+   * The share, in [0, 1], of the question's information that the best results
+   * hold: each word weighs its inverse document frequency over the docs
+   * searched, so missing a rare word ("cors") costs more than missing a common
+   * one ("enable"). The best over the phrasings, on the first page of results.
+   */
+  readonly strength: number;
+  /** True when `strength` is under the search's `weakBelow`: the message then says so. */
+  readonly weak: boolean;
+  /** Words of the topic that no result on the first page holds. */
+  readonly missing: readonly string[];
+  /** Words of the topic that no section of the docs searched mentions at all. */
+  readonly unmentioned: readonly string[];
+}
+
+/** What one phrasing found, when alternatives were given. */
+export interface PhrasingReport {
+  /** The phrasing as given (the topic first). */
+  readonly text: string;
+  /** Its words as searched. */
+  readonly terms: readonly string[];
+  /** The share of its information its best result on the first page holds, [0, 1]. */
+  readonly strength: number;
+  /** Positions (1-based, counting from the first page) of the returned results it found. */
+  readonly results: readonly number[];
+}
+
+interface Asked {
+  readonly terms: readonly string[];
+}
+
+/** The confidence of a first page of results, and the strength of each phrasing on it. */
+export function confidenceOf(
+  page: ReadonlyArray<{ readonly held: ReadonlyArray<readonly number[] | undefined> }>,
+  phrasings: readonly Asked[],
+  information: readonly (readonly number[])[],
+  mentioned: (phrasing: number, term: number) => boolean,
+  weakBelow: number,
+): Confidence & { readonly byPhrasing: readonly number[] } {
+  const byPhrasing = phrasings.map((_, i) =>
+    page.reduce((best, g) => {
+      const held = g.held[i];
+      return held === undefined ? best : Math.max(best, heldShare(information[i] ?? [], held));
+    }, 0),
+  );
+  const strength = byPhrasing.reduce((best, s) => Math.max(best, s), 0);
+  const topic = phrasings[0]?.terms ?? [];
+  const found = new Set(page.flatMap((g) => g.held[0] ?? []));
+  return {
+    strength,
+    weak: strength < weakBelow,
+    missing: topic.filter((_, t) => !found.has(t)),
+    unmentioned: topic.filter((_, t) => !mentioned(0, t)),
+    byPhrasing,
+  };
+}
+
+/** One plain sentence for a weak answer: which words the docs lack, and what came closest. */
+export function weakNote(confidence: Confidence, closest: DocResult): string {
+  const trail = closest.breadcrumb[0] === closest.title ? closest.breadcrumb : [closest.title, ...closest.breadcrumb];
+  const where = `closest: ${closest.library} · ${trail.join(' > ')}`;
+  const quoted = (words: readonly string[]) => words.map((w) => `"${w}"`).join(', ');
+  if (confidence.unmentioned.length > 0) return `No section mentions ${quoted(confidence.unmentioned)}; ${where}`;
+  const part = `${Math.round(confidence.strength * 100)}%`;
+  const missing = confidence.missing.length > 0 ? `; missing ${quoted(confidence.missing)}` : '';
+  return `Weak match: the best results hold ${part} of the question${missing}; ${where}`;
+}
