@@ -2,14 +2,15 @@
 // The benchmark. Not a test: it measures, prints a table and writes JSON so
 // runs can be compared across commits. Usage:
 //
-//   pnpm bench [corpus] [--queries file.jsonl] [--runs N] [--out results.json] [--many 100,1000]
+//   pnpm bench [corpus] [--queries file.jsonl] [--alternatives file.jsonl] [--runs N] [--out results.json] [--many 100,1000]
 //              [--http-clients 20] [--http-requests 1000]
 //              [--embed <model>[,<model>…]] [--rerank <model>] [--vectors 10000,50000]
 //
 // --embed adds hybrid rows for each embedding model, --rerank re-ranking rows,
 // --vectors brute-force cosine over one package of that many sections.
 // corpus defaults to ../shared/corpus; the questions default to
-// <corpus>/../eval/queries-dev.jsonl. Every store it builds lives in a temp
+// <corpus>/../eval/queries-dev.jsonl, their alternative phrasings to
+// <corpus>/../eval/alternatives-dev.jsonl (measured when the file exists). Every store it builds lives in a temp
 // directory that is removed at the end.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -23,11 +24,13 @@ import { getDocs, searchAll } from '@docs/search';
 import { PackageStore, packageFileName, parsePackageSpec } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { benchAlternatives } from './alternatives.js';
 import { churn, type LoadResult, load, startServe } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchReplicas } from './replicas.js';
 
 interface Question {
+  readonly id?: string;
   readonly query: string;
   readonly library: string | null;
 }
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       queries: { type: 'string' },
+      alternatives: { type: 'string' },
       runs: { type: 'string', default: '5' },
       out: { type: 'string', default: 'bench-results.json' },
       many: { type: 'string', default: '100,1000' },
@@ -163,6 +167,20 @@ async function main(): Promise<void> {
       `searchAll, ${perLibrary.size} libraries`,
       `p50 ${all.p50.toFixed(2)} ms, p95 ${all.p95.toFixed(2)} ms`,
     ]);
+
+    // The same questions with their alternative phrasings, against themselves alone.
+    const alternatives = await benchAlternatives(
+      store,
+      questions,
+      values.alternatives ?? path.join(corpus, '../eval/alternatives-dev.jsonl'),
+      runs,
+      timed,
+      latency,
+    );
+    if (alternatives) {
+      results.alternatives = alternatives.results;
+      table.push(...alternatives.rows);
+    }
 
     // The processes users start: MCP over stdio, `docs search`, `docs serve` to ready.
     const env = { ...process.env, DOCS_HOME: home };

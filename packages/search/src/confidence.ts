@@ -11,7 +11,8 @@ export interface Confidence {
    * The share, in [0, 1], of the question's information that the best results
    * hold: each word weighs its inverse document frequency over the docs
    * searched, so missing a rare word ("cors") costs more than missing a common
-   * one ("enable"). The best over the phrasings, on the first page of results.
+   * one ("enable"). Measured for the topic as asked, on the first page of
+   * results; each alternative phrasing's own share is in the response's `phrasings`.
    */
   readonly strength: number;
   /** True when `strength` is under the search's `weakBelow`: the message then says so. */
@@ -52,7 +53,9 @@ export function confidenceOf(
       return held === undefined ? best : Math.max(best, heldShare(information[i] ?? [], held));
     }, 0),
   );
-  const strength = byPhrasing.reduce((best, s) => Math.max(best, s), 0);
+  // The question is the topic; an alternative is a guess at the docs' words, and a short guess
+  // (two common words) is easily held in full by docs that do not answer the question.
+  const strength = byPhrasing[0] ?? 0;
   const topic = phrasings[0]?.terms ?? [];
   const found = new Set(page.flatMap((g) => g.held[0] ?? []));
   return {
