@@ -1,3 +1,4 @@
+import { SearchOptionError } from './errors.js';
 /** How many alternative phrasings one search takes: each is one more query per library. */
 export const MAX_ALTERNATIVES = 4;
 /** The longest alternative phrasing, in characters: a phrasing is a few words, not a paragraph. */
@@ -8,11 +9,11 @@ export const MAX_ALTERNATIVE_LENGTH = 200;
  * An alternative that repeats the topic or an earlier one (ignoring case and
  * spacing) is left out; too many, too long or blank ones are refused.
  *
- * @throws {RangeError} naming the alternative and the limit.
+ * @throws {SearchOptionError} naming the alternative and the limit.
  */
 export function phrasingsOf(topic: string, alternatives: readonly string[] = []): string[] {
   if (alternatives.length > MAX_ALTERNATIVES) {
-    throw new RangeError(
+    throw new SearchOptionError(
       `alternatives: at most ${MAX_ALTERNATIVES} phrasings, got ${alternatives.length}; keep the ones in the docs' own terms`,
     );
   }
@@ -20,10 +21,10 @@ export function phrasingsOf(topic: string, alternatives: readonly string[] = [])
   const seen = new Set([key(topic)]);
   for (const [i, alternative] of alternatives.entries()) {
     if (typeof alternative !== 'string' || alternative.trim() === '') {
-      throw new RangeError(`alternatives[${i}] is blank; give a few words, or leave it out`);
+      throw new SearchOptionError(`alternatives[${i}] is blank; give a few words, or leave it out`);
     }
     if (alternative.length > MAX_ALTERNATIVE_LENGTH) {
-      throw new RangeError(
+      throw new SearchOptionError(
         `alternatives[${i}] has ${alternative.length} characters, over the ${MAX_ALTERNATIVE_LENGTH} allowed; a phrasing is a few words`,
       );
     }

@@ -71,7 +71,13 @@ export function confidenceOf(
 export function weakNote(confidence: Confidence, closest: DocResult): string {
   const trail = closest.breadcrumb[0] === closest.title ? closest.breadcrumb : [closest.title, ...closest.breadcrumb];
   const where = `closest: ${closest.library} · ${trail.join(' > ')}`;
-  const quoted = (words: readonly string[]) => words.map((w) => `"${w}"`).join(', ');
+  // A few words name the gap; a pasted page's every unmatched word would bury the answer's first line.
+  const shown = 5;
+  const quoted = (words: readonly string[]) =>
+    words
+      .slice(0, shown)
+      .map((w) => `"${w}"`)
+      .join(', ') + (words.length > shown ? ` and ${words.length - shown} more words` : '');
   if (confidence.unmentioned.length > 0) return `No section mentions ${quoted(confidence.unmentioned)}; ${where}`;
   const part = `${Math.round(confidence.strength * 100)}%`;
   const missing = confidence.missing.length > 0 ? `; missing ${quoted(confidence.missing)}` : '';

@@ -111,7 +111,9 @@ function show(response: SearchResponse, options: { readonly offset: number }, gl
   const more = nextOffset === undefined ? '' : `. More: the same command with --offset ${nextOffset}`;
   const found = response.phrasings?.map((p) => `"${p.text}" → ${p.results.length > 0 ? p.results.join(', ') : 'none'}`);
   if (found) out.push(`phrasings found (result positions): ${found.join('; ')}`);
-  out.push(weak ? `${response.totalTokens} tokens${more}` : `${response.message}; ${response.totalTokens} tokens${more}`);
+  out.push(
+    weak ? `${response.totalTokens} tokens${more}` : `${response.message}; ${response.totalTokens} tokens${more}`,
+  );
   process.stdout.write(`${[...out, ...retrievalLines(response)].join('\n')}\n`);
 }
 
