@@ -196,7 +196,8 @@ describe('fuseScores', () => {
           const was = before.get(f.id);
           expect(f.score).toBeGreaterThanOrEqual(was?.score ?? 0);
           if (f.lists.length === 1 && f.lists[0] === at && low > 0) {
-            expect(f.score).toBeCloseTo(((was?.score ?? 0) * high) / low, 9);
+            // Cross-multiplied: dividing by a subnormal weight (fast-check finds 5e-324) amplifies rounding without bound.
+            expect(f.score * low).toBeCloseTo((was?.score ?? 0) * high, 9);
           }
         }
       }),
