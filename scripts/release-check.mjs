@@ -273,9 +273,16 @@ for (const name of publishableNames) {
     assert(manifest.exports?.['./package.json'] === './package.json', 'exports must include "./package.json"');
     assert(!manifest.private, 'the packed manifest is private');
     const stray = files.filter(
-      (f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(f) && !/^dist\/.+\.(js|d\.ts)$/.test(f),
+      (f) =>
+        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(f) &&
+        !/^dist\/.+\.(js|d\.ts)$/.test(f) &&
+        // The server's web page: its bundled script, styles, icon and HTML, served from dist/web.
+        !/^dist\/web\/[^/]+\.(css|svg|html)$/.test(f),
     );
-    assert(stray.length === 0, `files beyond dist/*.js, dist/*.d.ts, README, LICENSE, CHANGELOG: ${stray.join(', ')}`);
+    assert(
+      stray.length === 0,
+      `files beyond dist/*.js, dist/*.d.ts, dist/web assets, README, LICENSE, CHANGELOG: ${stray.join(', ')}`,
+    );
     assert(!files.some((f) => /\.test\.|__tests__|__fixtures__/.test(f)), 'tests are packed');
     assert(files.includes('README.md') && files.includes('LICENSE'), 'README.md and LICENSE must be packed');
     const readme = readFileSync(path.join(dir, 'README.md'), 'utf8');
