@@ -71,6 +71,8 @@ function labels(): Promise<string[]> {
 /** Waits until the results answer `query` (the URL carries it once a search has been made). */
 async function waitForResults(query: string): Promise<void> {
   await page.waitForURL((url) => url.searchParams.get('q') === query);
+  // The URL changes before the answer arrives: the results shown until then are the last query's.
+  await expect.poll(() => page.locator('#results').getAttribute('data-query')).toBe(query);
   await page.locator('.result').first().waitFor();
 }
 

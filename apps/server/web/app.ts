@@ -253,6 +253,8 @@ async function search(view: View): Promise<void> {
   shownQuery = view.q;
   selected = -1;
   resultList.replaceChildren(...results.map((r, i) => resultItem(r, i, view)));
+  // Which query the list answers: the URL changes before the answer arrives, and scripts (the tests) wait on this.
+  resultList.dataset.query = view.q;
   showStatus(answer.body.message);
   if (answer.body.nextOffset !== undefined) resultList.append(moreResults(view, answer.body.nextOffset));
 }
