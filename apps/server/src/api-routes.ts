@@ -64,6 +64,8 @@ const searchParams: readonly ApiParam[] = [
   { name: 'limit', field: 'limit', tool: searchAll, required: false },
   { name: 'offset', field: 'offset', tool: searchAll, required: false },
   { name: 'format', field: 'format', tool: searchAll, required: false },
+  { name: 'also', field: 'alternatives', tool: searchAll, required: false, repeated: true },
+  { name: 'mode', field: 'mode', tool: searchAll, required: false },
 ];
 
 const readParams: readonly ApiParam[] = [

@@ -206,6 +206,37 @@ describe('GET /api/search', () => {
     expectDocumented('/api/search', next);
   });
 
+  it('takes other phrasings (also) and a retrieval mode, as the tools do', async () => {
+    const target = '/api/search?q=allow%20requests%20from%20another%20site&library=webframe&also=cors&also=middleware';
+    const answer = await get(server.pageUrl, target);
+    expect(answer.status).toBe(200);
+    expect(answer.body.phrasings.map((p: Json) => p.text)).toEqual([
+      'allow requests from another site',
+      'cors',
+      'middleware',
+    ]);
+    expectDocumented('/api/search', answer);
+    const client = new Client({ name: 'api-test', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const viaMcp = await callTool(client, 'get_docs', {
+      library: 'webframe',
+      topic: 'allow requests from another site',
+      alternatives: ['cors', 'middleware'],
+    });
+    await client.close();
+    expect(answer.body).toEqual(viaMcp.data);
+
+    const lexical = await get(server.pageUrl, '/api/search?q=cors&mode=lexical');
+    expect(lexical.status).toBe(200);
+    expect(lexical.body.retrieval.mode).toBe('lexical');
+    const tooMany = await get(server.pageUrl, `/api/search?q=cors${'&also=x'.repeat(5)}`);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.message).toMatch(/^also/);
+    const badMode = await get(server.pageUrl, '/api/search?q=cors&mode=semantic');
+    expect(badMode.status).toBe(400);
+    expect(badMode.body.error.message).toMatch(/^mode/);
+  });
+
   it('answers a query with search syntax as words, never an error', async () => {
     const answer = await get(server.pageUrl, `/api/search?q=${encodeURIComponent('"cors" OR (NOT *:- AND')}`);
     expect(answer.status).toBe(200);
