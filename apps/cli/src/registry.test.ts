@@ -28,6 +28,17 @@ function docs(home: string, ...args: string[]): Promise<{ code: number | null; s
   });
 }
 
+/** Runs another command (npm) asynchronously: the registry answers from this process. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(command, args, { cwd, env });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdout.resume();
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
 beforeAll(async () => {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build)`);
   registry = await startRegistry();
@@ -113,5 +124,27 @@ describe('docs sync --scope', () => {
     // The registry's package is the publisher's build (the fixture's guide), not one made from the README.
     const answer = JSON.parse((await docs(home, 'get', 'alpha', 'fake timers', '--json')).stdout);
     expect(answer.results[0]).toMatchObject({ library: 'alpha@1.0.0', path: 'guide/timers.md' });
+  });
+
+  it('builds a dependency whose published doc package is of an older format, saying so, instead of failing', async () => {
+    // Published by an older docs (format 1): this docs cannot read it, so sync builds gizmo as if none were published.
+    const old = path.join(dir, 'old-gizmo');
+    await mkdir(old, { recursive: true });
+    const docsField = { library: 'gizmo', version: '0.3.1', format: 1, file: 'gizmo@0.3.1.db' };
+    await writeFile(
+      path.join(old, 'package.json'),
+      JSON.stringify({ name: '@acme/docs-gizmo', version: '0.3.1', docs: docsField }),
+    );
+    await writeFile(path.join(old, 'gizmo@0.3.1.db'), 'an old package file');
+    const published = await run('npm', ['publish', old, '--access', 'public'], registry.project, registry.env);
+    expect(published.code, published.stderr).toBe(0);
+
+    const result = await docs(path.join(dir, 'synced-old'), 'sync', registry.project, '--scope', '@acme', '--no-types');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /gizmo@0\.3\.1: @acme\/docs-gizmo@0\.3\.1 holds package format 1, and this docs reads format \d+; building it here instead/,
+    );
+    expect(result.stdout).toMatch(/Built gizmo@0\.3\.1:/);
+    expect(result.stdout).toMatch(/1 installed from @acme, 1 built, 0 skipped, 0 failed/);
   });
 });

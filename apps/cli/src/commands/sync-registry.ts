@@ -22,7 +22,8 @@ interface Reporting {
  * published for exactly its installed version (only looks it up with
  * `dryRun`), and returns the dependencies that have none, to be built. A
  * published package that is refused (integrity, validation, credentials) is
- * reported as failed, not built quietly in its place.
+ * reported as failed, not built quietly in its place; one of a package format
+ * this docs cannot read is built, with a warning saying so.
  */
 export async function installPublished(
   store: PackageStore,
@@ -57,6 +58,13 @@ export async function installPublished(
     } catch (error) {
       if (error instanceof RegistryError && (error.code === 'not-found' || error.code === 'no-matching-version')) {
         rest.push(dependency);
+        continue;
+      }
+      // Published by an older (or newer) docs: nothing is wrong with it, this docs just cannot read it, so the
+      // dependency is built here as if none were published, and the summary says why.
+      if (error instanceof RegistryError && error.code === 'other-format') {
+        rest.push(dependency);
+        report.warn(`${library}: ${error.message.split(':')[0]}; building it here instead`);
         continue;
       }
       if (options.signal?.aborted) throw error;

@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   formatPackageId,
@@ -8,6 +8,7 @@ import {
   type PackageStore,
 } from '@docs/store';
 import semver from 'semver';
+import { formatBytes } from '../fetch-document.js';
 import { installPackageFile } from '../package-file.js';
 import { tempDir } from '../temp-dir.js';
 import { assertScope, type DocPackageManifest, docPackageName, readDocManifest } from './doc-package.js';
@@ -24,6 +25,12 @@ export interface InstallOptions {
   readonly cwd?: string;
   /** @default process.env */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * The most a doc package may unpack to, counted from its tar headers before
+   * anything is written, so a hostile tarball cannot fill the disk. The same
+   * limit `docs add <file.db>` puts on a package file. @default 1 GiB
+   */
+  readonly maxBytes?: number;
 }
 
 /** A doc package resolved on a registry, before anything is downloaded. */
@@ -84,7 +91,7 @@ export async function docPackageSpec(
  * Finds the doc package a spec names on its registry (from `.npmrc`, as npm
  * would) and checks from its manifest that this docs can use it. Throws
  * RegistryError: 'not-found', 'no-matching-version' (listing the published
- * versions), 'unauthorized', 'not-a-doc-package'.
+ * versions), 'unauthorized', 'not-a-doc-package', 'other-format'.
  */
 export async function resolveDocPackage(
   spec: string,
@@ -124,7 +131,7 @@ export async function resolveDocPackage(
         ? 'upgrade docs to read it'
         : `ask for it to be published again by a current docs, or build it here (docs add / docs sync)`;
     throw new RegistryError(
-      'not-a-doc-package',
+      'other-format',
       `${resolved} holds package format ${docs.format}, and this docs reads format ${PACKAGE_FORMAT_VERSION}: ${advice}`,
     );
   }
@@ -156,15 +163,11 @@ export async function installDocPackage(
   options: InstallOptions = {},
 ): Promise<InstalledDocPackage> {
   const { resolved, npm } = await resolveDocPackage(spec, options);
-  const { extract } = (await import('pacote')).default;
   const work = await tempDir('install');
   try {
     const folder = path.join(work.dir, 'package');
-    try {
-      await extract(resolved.spec, folder, { ...npm, integrity: resolved.integrity });
-    } catch (error) {
-      throw toRegistryError(error, resolved.spec, resolved.registry);
-    }
+    await mkdir(folder);
+    await extractPackageFile(resolved, npm, folder, options.maxBytes ?? DEFAULT_MAX_BYTES);
     const file = path.join(folder, resolved.docs.file);
     const entry = await lstat(file).catch(() => undefined);
     if (!entry?.isFile()) {
@@ -187,5 +190,59 @@ export async function installDocPackage(
     return { ...resolved, installed, info, replaced };
   } finally {
     await work.dispose();
+  }
+}
+
+const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Downloads the tarball (checked against the integrity the registry published
+ * as it streams) and unpacks only its package file into `folder`. Every
+ * entry's size is read from its tar header before its body is written, so a
+ * package that would unpack past `maxBytes` is refused early rather than
+ * after the disk has filled; links and other files are never written.
+ */
+async function extractPackageFile(
+  resolved: ResolvedDocPackage,
+  npm: NpmOptions,
+  folder: string,
+  maxBytes: number,
+): Promise<void> {
+  const pacote = (await import('pacote')).default;
+  const tar = await import('tar');
+  const wanted = resolved.docs.file;
+  let unpacked = 0;
+  let tooLarge: RegistryError | undefined;
+  try {
+    await pacote.tarball.stream(
+      resolved.spec,
+      (tarball) =>
+        new Promise<void>((resolve, reject) => {
+          const extractor = tar.x({
+            cwd: folder,
+            strip: 1,
+            noChmod: true,
+            noMtime: true,
+            filter: (entryPath, entry) => {
+              unpacked += 'size' in entry ? entry.size : 0;
+              if (unpacked > maxBytes && !tooLarge) {
+                tooLarge = new RegistryError(
+                  'too-large',
+                  `${resolved.spec} unpacks to more than ${formatBytes(maxBytes)}, the limit for a doc package; refused`,
+                );
+                extractor.abort(tooLarge);
+              }
+              return !tooLarge && 'type' in entry && entry.type === 'File' && entryPath === `package/${wanted}`;
+            },
+          });
+          extractor.on('error', reject);
+          extractor.on('close', () => (tooLarge ? reject(tooLarge) : resolve()));
+          tarball.on('error', reject);
+          tarball.pipe(extractor);
+        }),
+      { ...npm, integrity: resolved.integrity },
+    );
+  } catch (error) {
+    throw tooLarge ?? toRegistryError(error, resolved.spec, resolved.registry);
   }
 }

@@ -53,6 +53,14 @@ declare module 'pacote' {
       dest: string,
       options: Record<string, unknown>,
     ): Promise<{ resolved: string; integrity: string; from: string }>;
+    tarball: {
+      /** The tarball as a stream, checked against `options.integrity` as it is read (the handler's promise rejects on a mismatch). */
+      stream<T>(
+        spec: string,
+        handler: (stream: NodeJS.ReadableStream) => Promise<T>,
+        options: Record<string, unknown>,
+      ): Promise<T>;
+    };
   };
   export default pacote;
 }

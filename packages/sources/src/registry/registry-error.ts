@@ -12,7 +12,11 @@ export type RegistryErrorCode =
   | 'already-published'
   /** The tarball does not match the integrity the registry published for it. */
   | 'integrity'
-  /** The npm package is not a doc package docs can install (no `docs` field, another format, no .db). */
+  /** The tarball unpacks to more than the install's limit (refused before it is written). */
+  | 'too-large'
+  /** A doc package of a package format this docs does not read (older: build it here; newer: upgrade docs). */
+  | 'other-format'
+  /** The npm package is not a doc package docs can install (no `docs` field, no .db). */
   | 'not-a-doc-package'
   /** Any other failure of the registry or the network. */
   | 'registry-failed';

@@ -223,6 +223,22 @@ describe('installDocPackage', () => {
     expect(await readdir(store.dir).catch(() => [])).toEqual([]);
   });
 
+  it('refuses a package that unpacks past the limit before writing it, and the store is unchanged', async () => {
+    const store = await emptyStore();
+    const install = { scope: '@acme', cwd: registry.project, env: registry.env };
+    const refused = await refusal(installDocPackage(store, 'widget@1.2.0', { ...install, maxBytes: 4096 }));
+    expect(refused).toMatchObject({ code: 'too-large' });
+    expect(refused.message).toMatch(
+      /@acme\/docs-widget@1\.2\.0 unpacks to more than 4 KiB, the limit for a doc package; refused/,
+    );
+    expect(await readdir(store.dir).catch(() => [])).toEqual([]);
+    // The same package under the default limit installs.
+    await expect(installDocPackage(store, 'widget@1.2.0', install)).resolves.toMatchObject({
+      spec: '@acme/docs-widget@1.2.0',
+    });
+    await store.close();
+  });
+
   it('refuses a package whose .db has a trigger, as docs add refuses the file, and the store is unchanged', async () => {
     await publishHostile('sneaky', (db) =>
       db.exec('CREATE TRIGGER sneaky AFTER INSERT ON documents BEGIN DELETE FROM chunks; END'),
