@@ -71,6 +71,58 @@ function modelError(dir: string, error: unknown): EmbedError {
   });
 }
 
+/**
+ * The tokenizer and ONNX session of a local model folder, loaded by `loader` (`AutoModel` for an
+ * embedder, `AutoModelForSequenceClassification` for a re-ranker), and the input length both allow.
+ */
+async function loadModel<Net>(
+  model: LocalModel,
+  options: LoadOptions,
+  loader: { from_pretrained(dir: string, options: Record<string, unknown>): Promise<Net> },
+) {
+  const { dir, folder } = model;
+  const t = await loadRuntime();
+  try {
+    const tokenizer = await t.AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+    const net = await loader.from_pretrained(dir, {
+      local_files_only: true,
+      dtype: folder.dtype ?? 'fp32',
+      ...sessionOptions(options),
+    });
+    const maxLength = Math.min(tokenizer.model_max_length, folder.maxTokens ?? Number.POSITIVE_INFINITY);
+    return { tokenizer, net, maxLength };
+  } catch (error) {
+    throw modelError(dir, error);
+  }
+}
+
+/**
+ * Runs `run` over `items` in batches of similar length (longest first) and puts each output back
+ * at its item's index; stops between batches when the call is aborted.
+ */
+async function inBatches<T>(
+  items: readonly string[],
+  size: number,
+  dir: string,
+  call: CallOptions,
+  run: (batch: string[]) => Promise<T[]>,
+): Promise<T[]> {
+  const outputs: T[] = new Array(items.length);
+  for (const batch of batchesByLength(items, size)) {
+    call.signal?.throwIfAborted();
+    let out: T[];
+    try {
+      out = await run(batch.map((i) => items[i] ?? ''));
+    } catch (error) {
+      throw modelError(dir, error);
+    }
+    batch.forEach((index, j) => {
+      outputs[index] = out[j] as T;
+    });
+  }
+  return outputs;
+}
+
 export interface LocalModel {
   readonly dir: string;
   /** Name used in the id. */
@@ -87,19 +139,7 @@ export async function openLocalEmbedder(
   const { dir, folder } = model;
   const dimensions = folder.dimensions;
   if (!dimensions) throw new EmbedError('model', `${dir}/config.json does not give the model's hidden size`);
-  let tokenizer: Awaited<ReturnType<Transformers['AutoTokenizer']['from_pretrained']>>;
-  let net: Awaited<ReturnType<Transformers['AutoModel']['from_pretrained']>>;
-  try {
-    tokenizer = await t.AutoTokenizer.from_pretrained(dir, { local_files_only: true });
-    net = await t.AutoModel.from_pretrained(dir, {
-      local_files_only: true,
-      dtype: folder.dtype ?? 'fp32',
-      ...sessionOptions(options),
-    });
-  } catch (error) {
-    throw modelError(dir, error);
-  }
-  const maxLength = Math.min(tokenizer.model_max_length, folder.maxTokens ?? Number.POSITIVE_INFINITY);
+  const { tokenizer, net, maxLength } = await loadModel(model, options, t.AutoModel);
 
   async function run(texts: string[]): Promise<Float32Array[]> {
     const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: maxLength });
@@ -125,20 +165,7 @@ export async function openLocalEmbedder(
     dimensions,
     async embed(texts: readonly string[], kind: InputKind, call: CallOptions = {}): Promise<Float32Array[]> {
       const prefix = kind === 'query' ? options.queryPrefix : options.documentPrefix;
-      const vectors: Float32Array[] = new Array(texts.length);
-      for (const batch of batchesByLength(texts, options.batchSize)) {
-        call.signal?.throwIfAborted();
-        let out: Float32Array[];
-        try {
-          out = await run(batch.map((i) => prefix + (texts[i] ?? '')));
-        } catch (error) {
-          throw modelError(dir, error);
-        }
-        batch.forEach((index, j) => {
-          vectors[index] = out[j] as Float32Array;
-        });
-      }
-      return vectors;
+      return inBatches(texts, options.batchSize, dir, call, (batch) => run(batch.map((text) => prefix + text)));
     },
     async close() {
       await net.dispose();
@@ -152,20 +179,8 @@ export async function openLocalReranker(
   options: LoadOptions & { batchSize: number },
 ): Promise<Reranker> {
   const t = await loadRuntime();
-  const { dir, folder } = model;
-  let tokenizer: Awaited<ReturnType<Transformers['AutoTokenizer']['from_pretrained']>>;
-  let net: Awaited<ReturnType<Transformers['AutoModelForSequenceClassification']['from_pretrained']>>;
-  try {
-    tokenizer = await t.AutoTokenizer.from_pretrained(dir, { local_files_only: true });
-    net = await t.AutoModelForSequenceClassification.from_pretrained(dir, {
-      local_files_only: true,
-      dtype: folder.dtype ?? 'fp32',
-      ...sessionOptions(options),
-    });
-  } catch (error) {
-    throw modelError(dir, error);
-  }
-  const maxLength = Math.min(tokenizer.model_max_length, folder.maxTokens ?? Number.POSITIVE_INFINITY);
+  const { dir } = model;
+  const { tokenizer, net, maxLength } = await loadModel(model, options, t.AutoModelForSequenceClassification);
 
   async function run(query: string, documents: string[]): Promise<number[]> {
     // Truncation cuts the end of each pair, i.e. the document: the query is kept whole.
@@ -185,23 +200,7 @@ export async function openLocalReranker(
   return {
     id: `transformers:${model.name}`,
     async score(query: string, documents: readonly string[], call: CallOptions = {}): Promise<number[]> {
-      const scores: number[] = new Array(documents.length);
-      for (const batch of batchesByLength(documents, options.batchSize)) {
-        call.signal?.throwIfAborted();
-        let out: number[];
-        try {
-          out = await run(
-            query,
-            batch.map((i) => documents[i] ?? ''),
-          );
-        } catch (error) {
-          throw modelError(dir, error);
-        }
-        batch.forEach((index, j) => {
-          scores[index] = out[j] as number;
-        });
-      }
-      return scores;
+      return inBatches(documents, options.batchSize, dir, call, (batch) => run(query, batch));
     },
     async close() {
       await net.dispose();
