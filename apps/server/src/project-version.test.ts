@@ -150,6 +150,25 @@ describe('get_docs over MCP inside a project', () => {
     }
   });
 
+  it('search_all (and so /api/search) reads the version the project installs too', async () => {
+    for (const [cwd, version] of [
+      [project, '1.0.0'],
+      [elsewhere, '2.0.0'],
+    ] as const) {
+      const client = await serve(cwd, ...(cwd === project ? ['--project', project] : []));
+      try {
+        const result = (await client.callTool({
+          name: 'search_all',
+          arguments: { topic: 'gearbox' },
+        })) as CallToolResult;
+        expect(result.isError, cwd).toBeFalsy();
+        expect(result.structuredContent, cwd).toMatchObject({ searched: [`widgetlib@${version}`] });
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
   it('names the richer installed version when the project has none, in the structured answer and the text', async () => {
     const client = await serve(elsewhere);
     try {

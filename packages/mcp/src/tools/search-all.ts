@@ -1,7 +1,14 @@
 import { searchAll } from '@docs/search';
 import { formatPackageId } from '@docs/store';
 import { z } from 'zod';
-import { ADD_DOCS_HINT, isScoped, resolveLibrary, servedLatest } from '../context.js';
+import {
+  ADD_DOCS_HINT,
+  type DocsToolContext,
+  isScoped,
+  resolveLibrary,
+  servedLatest,
+  servedPackages,
+} from '../context.js';
 import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, searchOutputOf, unresolvedOutput } from '../render.js';
 import {
@@ -79,6 +86,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       ...(context.models ? { models: context.models } : {}),
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
       ...(libraries ? { libraries } : {}),
+      ...(context.projectVersion ? { projectVersions: await projectVersions(context) } : {}),
     });
     const output = searchOutputOf(response, args.offset);
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
@@ -86,6 +94,24 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
     return answer(output, isError ? renderUnresolved(output) : renderSearch(output, 'search_all'), isError);
   },
 };
+
+/**
+ * The versions the project being worked on installs, for the libraries installed here in more than one version
+ * (for the others there is nothing to choose), so search_all reads the version the project uses, as get_docs does.
+ */
+async function projectVersions(context: DocsToolContext): Promise<Map<string, string>> {
+  const counts = new Map<string, number>();
+  for (const pkg of await servedPackages(context)) {
+    const name = pkg.name.toLowerCase();
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const versions = new Map<string, string>();
+  for (const [name, count] of counts) {
+    const version = count > 1 ? await context.projectVersion?.(name) : undefined;
+    if (version !== undefined) versions.set(name, version);
+  }
+  return versions;
+}
 
 function nothingServed(message: string): SearchOutput {
   return {
