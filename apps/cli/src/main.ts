@@ -5,8 +5,10 @@ import type { InstallCommandOptions } from './commands/install.js';
 import type { PublishCommandOptions } from './commands/publish.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { SyncOptions } from './commands/sync.js';
+import { addCompletionCommands } from './completion-commands.js';
 import { applyConfig } from './config/apply.js';
 import { InterruptedError, UsageError } from './errors.js';
+import { addHelpExamples } from './help-examples.js';
 import { cliVersion } from './version.js';
 
 /** Options every command shares, as parsed by commander. */
@@ -316,10 +318,13 @@ function program(): Command {
       await serve(options, globals(command));
     });
 
+  addCompletionCommands(cli, command);
+  addHelpExamples(cli);
+
   // Config files and the environment fill in the flags a command was not given
-  // (`docs config` shows them instead, and asks nothing).
+  // (`docs config` shows them instead, and completion asks nothing at the shell's prompt).
   cli.hook('preAction', async (_program, action) => {
-    if (action.name() !== 'config') await applyConfig(action);
+    if (!['config', 'completion', '__complete'].includes(action.name())) await applyConfig(action);
   });
 
   return cli;
