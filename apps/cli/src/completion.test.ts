@@ -14,7 +14,10 @@ let home: string;
 let binDir: string;
 
 function docs(...args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, DOCS_HOME: home }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    env: { ...process.env, DOCS_HOME: home },
+    encoding: 'utf8',
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -58,7 +61,9 @@ describe('docs __complete', () => {
     expect(candidates('models', '')).toEqual(['pull']);
     expect(candidates('get', 'alpha', '--to')).toEqual(['--tokens']);
     // A command's own flags, then those every command shares.
-    expect(candidates('search', '--')).toEqual(expect.arrayContaining(['--library', '--format', '--json', '--home', '--help']));
+    expect(candidates('search', '--')).toEqual(
+      expect.arrayContaining(['--library', '--format', '--json', '--home', '--help']),
+    );
     expect(candidates('completion', '')).toEqual(['bash', 'zsh', 'fish']);
   });
 
@@ -116,11 +121,16 @@ describe('docs completion', () => {
     expect(complete('ge')).toEqual(['get']);
     expect(complete('get', '')).toEqual(['alpha', 'beta', 'alpha@1.0.0', 'beta@2.0.0']);
     expect(complete('get', 'alpha', 'timers', '--form')).toEqual(['--format']);
-    expect(inShell('bash', 'eval "$(docs completion bash)"; complete -p docs').stdout).toMatch(/-F _docs_complete docs/);
+    expect(inShell('bash', 'eval "$(docs completion bash)"; complete -p docs').stdout).toMatch(
+      /-F _docs_complete docs/,
+    );
   });
 
   it.skipIf(!hasShell('zsh'))('zsh: the script loads in a real zsh and registers itself', () => {
-    const result = inShell('zsh', 'autoload -U compinit && compinit -u && eval "$(docs completion zsh)" && print -r -- $_comps[docs]');
+    const result = inShell(
+      'zsh',
+      'autoload -U compinit && compinit -u && eval "$(docs completion zsh)" && print -r -- $_comps[docs]',
+    );
     expect(result.stderr).toBe('');
     expect(result.stdout.trim()).toBe('_docs');
   });
