@@ -3,9 +3,8 @@ import type { Unresolved } from './context.js';
 import { phrasingsOutputOf, renderPhrasings } from './phrasings.js';
 import type { SearchOutput } from './schemas.js';
 
-/** The structured answer of a search: the response as the engine gave it, plus the next page's offset. */
-export function searchOutputOf(response: SearchResponse, offset: number): SearchOutput {
-  const next = offset + response.results.length;
+/** The structured answer of a search: the response as the engine gave it, with the next page's offset. */
+export function searchOutputOf(response: SearchResponse): SearchOutput {
   return {
     status: response.status,
     message: response.message,
@@ -18,7 +17,7 @@ export function searchOutputOf(response: SearchResponse, offset: number): Search
     totalTokens: response.totalTokens,
     searched: [...response.searched],
     query: { terms: [...response.query.terms], match: response.query.match },
-    ...(response.results.length > 0 && next < response.total ? { nextOffset: next } : {}),
+    ...(response.nextOffset === undefined ? {} : { nextOffset: response.nextOffset }),
     ...(response.installed ? { installed: [...response.installed] } : {}),
     ...(response.suggestion ? { suggestion: response.suggestion } : {}),
     retrieval: {

@@ -99,7 +99,10 @@ export const searchOutput = z.object({
   status: z.enum(['ok', 'no-match', ...resolutionStatus]).describe('Why the answer has the results it has'),
   message: z.string().describe('What happened and, when nothing was found, what to try next'),
   results: z.array(docResultOutput),
-  total: z.number().int().describe('Results before paging'),
+  total: z
+    .number()
+    .int()
+    .describe('Sections found before paging (offset counts sections too; a joined result counts each)'),
   totalTokens: z.number().int().describe('Tokens of all returned content'),
   searched: z.array(z.string()).describe('Libraries searched, as name@version'),
   query: z.object({

@@ -13,8 +13,10 @@ export interface DocResult {
   /** The section's own heading (the document title before the first heading). */
   readonly heading: string;
   /**
-   * When adjacent sections of the page were joined into this result (full
-   * format), the breadcrumb of each, in page order; absent for one section.
+   * When sections of the page that follow each other in the document were
+   * joined into this result (full format), the breadcrumb of each, in page
+   * order; absent for one section. The result is labelled by (and starts at)
+   * the first, its best; each counts as one of `total`.
    */
   readonly sections?: readonly (readonly string[])[];
   /** Relevance in [0, 1]: normalised within its library, 1 for each library's best. */
@@ -48,8 +50,14 @@ export interface SearchResponse {
   /** One line for people and agents: what happened and, when empty, what to try next. */
   readonly message: string;
   readonly results: readonly DocResult[];
-  /** Results before paging (after relevance drop and merging). */
+  /**
+   * Sections found before paging (after the relevance drop), the same in both
+   * formats: `offset` and `limit` count sections too, and a full-format result
+   * that joins several counts each.
+   */
   readonly total: number;
+  /** Where the next page starts (the first section of this page not shown), when there is more. */
+  readonly nextOffset?: number;
   /** Tokens of all returned content. */
   readonly totalTokens: number;
   /** Libraries searched, as `name@version`. */

@@ -285,35 +285,41 @@ async function search(
     key: (c) => `${c.target.label}\0${c.hit.documentId}`,
     decay: options.samePageDecay,
   });
-  // Merging serves reading, so only the full format does it; an index entry points at one section.
-  const joined =
-    options.format === 'full'
-      ? mergeAdjacent(kept)
-      : kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score, held: c.held }));
-  // The full format reads each shown chunk once, for the duplicate check and the answer alike.
-  const shown = joined.slice(0, options.offset + options.limit);
-  const window = repeatsWindow(joined, options);
-  const contents =
-    options.format === 'full' ? await loadContents(joined.slice(0, Math.max(shown.length, window))) : undefined;
-  const groups = contents ? withoutRepeats(joined, window, contents, options) : joined;
-  const page = groups.slice(options.offset, options.offset + options.limit);
-  const results =
-    contents === undefined ? page.map((g) => toResult(g, undefined)) : await withContent(page, contents, options);
+  // Both formats rank the same sections in the same order and page over them (offset, limit and total count
+  // sections); the full format then joins, on its page, each section with those after it in its document.
+  const sections: Group[] = kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score, held: c.held }));
+  // The full format reads each shown chunk once, for the duplicate check and the answer alike; the index
+  // format reads what the check needs, so that both list the same sections in the same order.
+  const window = repeatsWindow(sections, options);
+  const full = options.format === 'full';
+  const read = full ? Math.max(options.offset + options.limit, window) : window;
+  const contents = read > 0 ? await loadContents(sections.slice(0, read)) : new Map<Target, Map<number, string>>();
+  const ranked = withoutRepeats(sections, window, contents, options);
+  const pageSections = ranked.slice(options.offset, options.offset + options.limit);
+  // Joining serves reading, so only the full format does it; an index entry points at one section.
+  const page = full ? mergeAdjacent(pageSections) : pageSections;
+  const { results, shown } = full
+    ? await withContent(page, contents, options)
+    : { results: page.map((g) => toResult(g, undefined)), shown: page };
   const totalTokens = options.format === 'index' ? 0 : results.reduce((sum, r) => sum + r.tokens, 0);
+  const next = nextOffset(pageSections, shown, options.offset, ranked.length);
   // How good the answer is, from the first page: what a caller reads first.
-  const firstPage = groups.slice(0, Math.max(options.limit, 1));
+  const firstPage = ranked.slice(0, Math.max(options.limit, 1));
   const { byPhrasing, ...confidence } = confidenceOf(firstPage, phrasings, information, mentioned, options.weakBelow);
   const weak = confidence.weak && results.length > 0 ? `${weakNote(confidence, results[0] as DocResult)}. ` : '';
+  const shownSections = results.reduce((sum, r) => sum + (r.sections?.length ?? 1), 0);
+  const inBlocks = shownSections > results.length ? ` (in ${results.length} results: adjacent sections joined)` : '';
   const message =
     results.length > 0
-      ? `${weak}${results.length} of ${groups.length} results from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
-      : `No results at offset ${options.offset}: there are ${groups.length}.`;
+      ? `${weak}${shownSections} of ${ranked.length} results${inBlocks} from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
+      : `No results at offset ${options.offset}: there are ${ranked.length}.`;
   return {
     status: 'ok',
     message,
     results,
-    total: groups.length,
+    total: ranked.length,
     totalTokens,
+    ...(next === undefined ? {} : { nextOffset: next }),
     searched,
     query: { terms, match },
     confidence,
@@ -560,29 +566,57 @@ function byScore(a: Candidate, b: Candidate): number {
 }
 
 /**
- * Joins chunks that follow each other in one document into one result, at
- * the rank of the best of them, so an answer split across chunks reads whole.
+ * Joins, on a page of sections ranked best first, each section with the ones
+ * that follow it in its document and rank below it, into one result at its
+ * rank, so an answer split across chunks reads whole. A block starts at its
+ * best section and is labelled by it: a section before it in the document
+ * stays a result of its own, so a token budget never cuts the best part of a
+ * block to show what comes before it.
  */
-function mergeAdjacent(candidates: readonly Candidate[]): Group[] {
-  type Joined = Omit<Group, 'held'> & { held: ReadonlyArray<readonly number[] | undefined> };
+function mergeAdjacent(page: readonly Group[]): Group[] {
+  type Joined = Omit<Group, 'held' | 'members'> & {
+    members: ChunkHit[];
+    held: ReadonlyArray<readonly number[] | undefined>;
+  };
   const groups: Joined[] = [];
-  const byDocument = new Map<string, Joined[]>();
-  for (const c of candidates) {
-    const key = `${c.target.label}\0${c.hit.documentId}`;
-    const siblings = byDocument.get(key) ?? [];
-    const neighbour = siblings.find((g) => g.members.some((m) => Math.abs(m.ord - c.hit.ord) === 1));
-    if (neighbour) {
-      neighbour.members.push(c.hit);
-      neighbour.members.sort((a, b) => a.ord - b.ord);
-      neighbour.held = neighbour.held.map((terms, i) => unite(terms, c.held[i]));
+  const lastInDocument = new Map<string, Map<number, Joined>>();
+  for (const section of page) {
+    const hit = section.members[0] as ChunkHit;
+    const key = `${section.target.label}\0${hit.documentId}`;
+    const ends = lastInDocument.get(key) ?? new Map<number, Joined>();
+    const block = ends.get(hit.ord - 1);
+    if (block) {
+      block.members.push(hit);
+      block.held = block.held.map((terms, i) => unite(terms, section.held[i]));
+      ends.delete(hit.ord - 1);
+      ends.set(hit.ord, block);
       continue;
     }
-    const group = { target: c.target, members: [c.hit], score: c.score, held: c.held };
-    groups.push(group);
-    siblings.push(group);
-    byDocument.set(key, siblings);
+    const joined: Joined = { ...section, members: [hit] };
+    groups.push(joined);
+    ends.set(hit.ord, joined);
+    lastInDocument.set(key, ends);
   }
   return groups;
+}
+
+/**
+ * Where the next page starts: the first section of this page that no result
+ * shows (the token budget skips what does not fit), else the section after the
+ * page; undefined when nothing is left or nothing was shown.
+ */
+function nextOffset(
+  page: readonly Group[],
+  shown: readonly Group[],
+  offset: number,
+  total: number,
+): number | undefined {
+  if (shown.length === 0) return undefined;
+  const key = (target: Target, hit: ChunkHit) => `${target.label}\0${hit.id}`;
+  const ids = new Set(shown.flatMap((g) => g.members.map((m) => key(g.target, m))));
+  const missing = page.findIndex((g) => !ids.has(key(g.target, g.members[0] as ChunkHit)));
+  const next = offset + (missing === -1 ? page.length : missing);
+  return next < total ? next : undefined;
 }
 
 /** The terms either list holds; undefined when neither phrasing found anything. */
@@ -628,7 +662,7 @@ async function loadContents(groups: readonly Group[]): Promise<Contents> {
 }
 
 function repeatsChecked(groups: readonly Group[], options: ResolvedOptions): boolean {
-  return options.format === 'full' && options.duplicateThreshold < 1 && groups.length > 1;
+  return options.duplicateThreshold < 1 && groups.length > 1;
 }
 
 /**
@@ -649,11 +683,10 @@ function repeatsWindow(groups: readonly Group[], options: ResolvedOptions): numb
 }
 
 /**
- * In the full format, near-duplicates go below their first occurrence in the
- * part of the list a caller can see (see repeatsWindow): a passage
- * repeated in a guide and a reference would spend the token budget twice.
- * The index format lists sections as they rank; there, both copies may be
- * answers and showing them costs nothing.
+ * Near-duplicates go below their first occurrence in the part of the list a
+ * caller can see (see repeatsWindow): a passage repeated in a guide and a
+ * reference would spend the token budget twice. The index format moves them
+ * too, so that both formats list the same sections in the same order.
  */
 function withoutRepeats(
   groups: readonly Group[],
@@ -671,7 +704,12 @@ function withoutRepeats(
   return [...reordered, ...groups.slice(window.length)];
 }
 
-async function withContent(page: readonly Group[], contents: Contents, options: ResolvedOptions): Promise<DocResult[]> {
+/** The page's results with their content, within the token budget, and the groups they show. */
+async function withContent(
+  page: readonly Group[],
+  contents: Contents,
+  options: ResolvedOptions,
+): Promise<{ results: DocResult[]; shown: Group[] }> {
   const items = page.map((g) => {
     const texts = contents.get(g.target) ?? new Map<number, string>();
     let tokens = 0;
@@ -700,10 +738,13 @@ async function withContent(page: readonly Group[], contents: Contents, options: 
   // The tokenizer is needed only to cut a top result larger than the whole budget.
   const countTokens = (items[0]?.tokens ?? 0) > budget ? await loadTokenCounter() : undefined;
   const fitted = tokenBudget(items, { budget, ...(countTokens ? { countTokens } : {}) });
-  return fitted.items.map((item) => ({
-    ...toResult(item.group, item.content, item.tokens),
-    truncated: item.truncated,
-  }));
+  return {
+    results: fitted.items.map((item) => ({
+      ...toResult(item.group, item.content, item.tokens),
+      truncated: item.truncated,
+    })),
+    shown: fitted.items.map((item) => item.group),
+  };
 }
 
 function empty(

@@ -25,7 +25,6 @@ export async function get(
         models,
         ...(projectVersion ? { projectVersion } : {}),
       }),
-      options,
       globals,
     );
   } finally {
@@ -50,7 +49,6 @@ export async function search(
         ...(options.library ? { libraries: options.library } : {}),
         projectVersions: await projectVersions(store, projectOf(options)),
       }),
-      options,
       globals,
     );
   } finally {
@@ -79,15 +77,14 @@ async function projectVersions(store: PackageStore, project: string): Promise<Ma
   return versions;
 }
 
-function show(response: SearchResponse, options: { readonly offset: number }, globals: GlobalOptions): void {
+function show(response: SearchResponse, globals: GlobalOptions): void {
   // An unknown library is bad input: one line on stderr, exit 2. "Nothing matched" is an answer.
   if (response.status === 'unknown-library' || response.status === 'unknown-version')
     throw new UsageError(response.message, { code: response.status });
   // Where the next page starts when the limit or the token budget left results out (as the MCP tools say).
-  const next = options.offset + response.results.length;
-  const nextOffset = response.results.length > 0 && next < response.total ? next : undefined;
+  const { nextOffset } = response;
   if (globals.json) {
-    printJson(nextOffset === undefined ? response : { ...response, nextOffset });
+    printJson(response);
     return;
   }
   // On stderr, so the answer on stdout stays what a pipe expects.

@@ -66,7 +66,6 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
     // The library was resolved here, so say here when a range was met only by a prerelease.
     const output = searchOutputOf(
       found.note ? { ...response, message: `${found.note}. ${response.message}` } : response,
-      args.offset,
     );
     return answer(output, renderSearch(output, 'get_docs'), response.status !== 'ok' && response.status !== 'no-match');
   },

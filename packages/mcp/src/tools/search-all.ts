@@ -88,7 +88,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       ...(libraries ? { libraries } : {}),
       ...(context.projectVersion ? { projectVersions: await projectVersions(context) } : {}),
     });
-    const output = searchOutputOf(response, args.offset);
+    const output = searchOutputOf(response);
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
     const isError = response.status === 'unknown-library' || response.status === 'unknown-version';
     return answer(output, isError ? renderUnresolved(output) : renderSearch(output, 'search_all'), isError);
