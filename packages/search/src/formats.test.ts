@@ -94,7 +94,7 @@ describe('full and index formats', () => {
     expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
     expect(firsts.every((i) => i >= 0)).toBe(true);
     expect(full.message).toMatch(new RegExp(`^${index.results.length} of ${index.total} results`));
-    if (full.results.some((r) => r.sections)) expect(full.message).toContain('adjacent sections joined');
+    if (full.results.some((r) => r.sections)) expect(full.message).toContain('sections that follow each other joined');
   });
 
   it('page over sections: following nextOffset shows every section, whatever the budget leaves out', async () => {

@@ -308,7 +308,8 @@ async function search(
   const { byPhrasing, ...confidence } = confidenceOf(firstPage, phrasings, information, mentioned, options.weakBelow);
   const weak = confidence.weak && results.length > 0 ? `${weakNote(confidence, results[0] as DocResult)}. ` : '';
   const shownSections = results.reduce((sum, r) => sum + (r.sections?.length ?? 1), 0);
-  const inBlocks = shownSections > results.length ? ` (in ${results.length} results: adjacent sections joined)` : '';
+  const inBlocks =
+    shownSections > results.length ? `, shown as ${results.length} (sections that follow each other joined)` : '';
   const message =
     results.length > 0
       ? `${weak}${shownSections} of ${ranked.length} results${inBlocks} from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
