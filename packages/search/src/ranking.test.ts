@@ -112,6 +112,29 @@ beforeAll(async () => {
       ],
     ],
     [
+      'httpclient',
+      [
+        page('third-party.md', 'Third party packages', [
+          [['Third party packages', 'httpclient-retries'], 'A plugin that retries failed requests with backoff.'],
+        ]),
+        page('advanced/transports.md', 'Transports', [
+          [
+            ['Transports'],
+            `Connection retries are also available on the transport. ${'Requests are sent through the transport you give the client. '.repeat(3)} transport = Transport(retries=1)`,
+          ],
+        ]),
+        page('async.md', 'Async', [
+          [['Async', 'Explicit transports'], 'Pass an async transport: transport = AsyncTransport(retries=1).'],
+        ]),
+        page('history.md', 'History', [
+          [
+            ['History'],
+            `${'The project grew out of a request library and kept its interface. '.repeat(30)} Early retries were removed.`,
+          ],
+        ]),
+      ],
+    ],
+    [
       'dialects',
       [
         // The same section for two databases; the docs' other pages link to the first.
@@ -192,6 +215,22 @@ describe('ranking', () => {
     // The second copy goes after everything distinct, and both formats list the same sections in the same order.
     expect(index).toEqual([...asRanked.filter((p) => p !== second), second]);
     expect(full).toEqual(index);
+  });
+
+  it('keeps the sections whose words answer a one-word question, not only the one whose heading names it', async () => {
+    const answer = await getDocs(store, 'httpclient', 'httpclient retries', { format: 'index' });
+    // The library's name is left out of the question: one word remains, and every section found holds it.
+    expect(answer.query.terms).toEqual(['retries']);
+    const paths = answer.results.map((r) => r.path);
+    expect(paths).toEqual(['third-party.md', 'advanced/transports.md', 'async.md']);
+    // The heading boost still puts the plugin first and leaves the others under 0.3 of it: their words keep them.
+    expect(answer.results[1]?.score).toBeLessThan(0.3);
+    // A page that mentions the word once in passing is under the drop by its words too.
+    expect((await getDocs(store, 'httpclient', 'retries', { format: 'index', drop: 0 })).results.at(-1)?.path).toBe(
+      'history.md',
+    );
+    const full = await getDocs(store, 'httpclient', 'httpclient retries', { tokens: 2000 });
+    expect(full.results.map((r) => r.path)).toEqual(paths);
   });
 
   it("finds the docs' words for a question asked in other words", async () => {

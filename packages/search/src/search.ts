@@ -45,6 +45,8 @@ interface PhrasingHit {
   readonly raw: number;
   /** Normalised within its library, [0, 1]. */
   readonly score: number;
+  /** The same without the heading boost (see wordsAlone), normalised within its library. */
+  readonly plain: number;
   /** How many of the phrasing's terms the chunk holds. */
   readonly coverage: number;
   /** Which of the phrasing's terms (indices) the chunk holds. */
@@ -64,6 +66,8 @@ interface PhrasingHits {
 
 /** Lexical candidates with which terms each holds and how common each term is. */
 interface LexicalHits extends ScoredHits {
+  /** `raw` without the heading boost: what the chunk's words alone are worth. */
+  readonly plain: readonly number[];
   readonly held: readonly (readonly number[])[];
   readonly counts: TermCounts;
 }
@@ -75,6 +79,8 @@ interface Candidate {
   readonly raw: number;
   /** The phrasings' scores fused, [0, 1]. */
   readonly score: number;
+  /** The same without the heading boost, as a share of the library's best such score (scaled as `score` is). */
+  readonly plain: number;
   /** For each phrasing, the terms (indices) the chunk holds; undefined where the phrasing did not find it. */
   readonly held: ReadonlyArray<readonly number[] | undefined>;
 }
@@ -281,7 +287,7 @@ async function search(
     );
   }
   // The drop measures relevance alone; the spread over pages comes after it.
-  const kept = diversify(relevanceDrop(merged, { drop: options.drop }), {
+  const kept = diversify(aboveDrop(merged, options.drop), {
     key: (c) => `${c.target.label}\0${c.hit.documentId}`,
     decay: options.samePageDecay,
   });
@@ -365,11 +371,20 @@ function fusePhrasings(
     found.map((h) => h.list.map((c) => ({ id: String(c.hit.id), score: c.score }))),
     { weights: phrasings.map((p) => p.weight), rest: options.fusionRest },
   );
+  const plain = new Map(
+    fuseScores(
+      found.map((h) => h.list.map((c) => ({ id: String(c.hit.id), score: c.plain }))),
+      { weights: phrasings.map((p) => p.weight), rest: options.fusionRest },
+    ).map((f) => [f.id, f.score]),
+  );
   // Fused scores can pass 1; each library's best goes back to 1, as with one phrasing.
   const top = fused[0]?.score ?? 0;
+  const topPlain = Math.max(0, ...plain.values());
   const list: Candidate[] = [];
   for (const f of fused) {
-    if (f.score < options.drop * top) break;
+    const wordsAlone = plain.get(f.id) ?? 0;
+    // Under the drop by both measures (see aboveDrop): under it in any merged list too.
+    if (f.score < options.drop * top && wordsAlone < options.drop * topPlain) continue;
     const id = Number(f.id);
     const best = byId[f.best]?.get(id) as PhrasingHit;
     list.push({
@@ -377,6 +392,7 @@ function fusePhrasings(
       hit: best.hit,
       raw: best.raw,
       score: top > 0 ? f.score / top : 0,
+      plain: topPlain > 0 ? wordsAlone / topPlain : 0,
       held: byId.map((m) => m.get(id)?.held),
     });
   }
@@ -444,7 +460,8 @@ async function candidates(
   if (query === undefined) {
     // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
     const scores = lexical.hits.length === 0 ? [] : minMaxNormalize(lexical.raw, { floor: 0 });
-    return phrasingHits(lexical, scores, lexical.held, lexical.counts);
+    const plain = lexical.hits.length === 0 ? [] : minMaxNormalize(lexical.plain, { floor: 0 });
+    return phrasingHits(lexical, scores, lexical.held, lexical.counts, plain);
   }
   const fused = await fuseWithVectors(target, lexical, query, limit, options);
   const embedder = (await target.reader().embedder())?.id;
@@ -463,12 +480,14 @@ function phrasingHits(
   scores: readonly number[],
   held: readonly (readonly number[])[],
   counts: TermCounts,
+  plain: readonly number[] = scores,
 ): PhrasingHits {
   const list = scored.hits
     .map((hit, i) => ({
       hit,
       raw: scored.raw[i] ?? 0,
       score: scores[i] ?? 0,
+      plain: plain[i] ?? 0,
       coverage: scored.covered[i] ?? 1,
       held: held[i] ?? [],
     }))
@@ -496,7 +515,7 @@ async function lexicalCandidates(
   // Which terms each hit holds, and how common each term is: one pass over each term's chunks.
   const { matches, frequencies, chunks } = await reader.termStatistics(terms, ids);
   const counts = { frequencies, chunks };
-  if (hits.length === 0) return { hits: [], raw: [], covered: [], held: [], counts };
+  if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
   const weights = words.map((w) => (isIdentifier(w) ? options.identifierWeight : 1));
   const total = weights.reduce((sum, w) => sum + w, 0);
@@ -504,6 +523,7 @@ async function lexicalCandidates(
   // Every hit holds at least one term.
   const held = hits.map((h) => matches.get(h.id) ?? [0]);
   const covered = held.map((found) => found.length);
+  const plainOwn: number[] = [];
   const own = hits.map((h, i) => {
     const share = (weightOf(held[i] ?? []) / total) ** options.coverageExponent;
     // A section whose heading trail names the query's words is usually the one that answers it.
@@ -515,16 +535,19 @@ async function lexicalCandidates(
     const heading = history ? 1 : 1 + options.headingBoost * (weightOf(inTrail) / total);
     // A page many others link to is where the docs explain a thing; a copy of it for another dialect is not.
     const central = (1 + h.inboundLinks) ** options.linkWeight;
-    return h.score * share * heading * central * (history ? options.historyWeight : 1);
+    plainOwn.push(h.score * share * central * (history ? options.historyWeight : 1));
+    return (plainOwn[i] ?? 0) * heading;
   });
   // A page with many matching sections is about the topic; one stray match is not.
-  const pageTotals = new Map<number, number>();
-  for (const [i, h] of hits.entries())
-    pageTotals.set(h.documentId, (pageTotals.get(h.documentId) ?? 0) + (own[i] ?? 0));
-  const raw = hits.map(
-    (h, i) => (own[i] ?? 0) + options.pageWeight * ((pageTotals.get(h.documentId) ?? 0) - (own[i] ?? 0)),
-  );
-  return { hits, raw, covered, held, counts };
+  const withPage = (scores: readonly number[]) => {
+    const pageTotals = new Map<number, number>();
+    for (const [i, h] of hits.entries())
+      pageTotals.set(h.documentId, (pageTotals.get(h.documentId) ?? 0) + (scores[i] ?? 0));
+    return hits.map(
+      (h, i) => (scores[i] ?? 0) + options.pageWeight * ((pageTotals.get(h.documentId) ?? 0) - (scores[i] ?? 0)),
+    );
+  };
+  return { hits, raw: withPage(own), plain: withPage(plainOwn), covered, held, counts };
 }
 
 /**
@@ -558,8 +581,26 @@ function crossLibraryScale(found: readonly LibraryCandidates[], options: Resolve
   const factors = similarityFactors(found) ?? crossLibraryEvidence(found, options);
   return found.map(({ list }, i) => {
     const factor = factors[i] ?? 1;
-    return factor === 1 ? list : list.map((c) => ({ ...c, score: c.score * factor }));
+    return factor === 1 ? list : list.map((c) => ({ ...c, score: c.score * factor, plain: c.plain * factor }));
   });
+}
+
+/**
+ * The relevance drop: a candidate is kept when it scores at least `drop` of
+ * the best, or when its words alone (the score without the heading boost) are
+ * worth at least `drop` of the best such score. The heading boost orders what
+ * is relevant; it does not decide what is: for a one-word question every
+ * section holds all of it, and one whose heading names the word would
+ * otherwise be worth three times the rest and leave nothing else above the drop
+ * (`httpx retries`: the httpx-retries plugin only, not the transports page's
+ * `HTTPTransport(retries=1)`). The ones kept only by their words rank below
+ * every other (their scores are under the drop), so the rest keep their places.
+ */
+function aboveDrop(merged: readonly Candidate[], drop: number): Candidate[] {
+  const byScore = relevanceDrop(merged, { drop });
+  const bestPlain = Math.max(0, ...merged.map((c) => c.plain));
+  const kept = new Set(byScore);
+  return merged.filter((c) => kept.has(c) || c.plain >= drop * bestPlain);
 }
 
 function byScore(a: Candidate, b: Candidate): number {
