@@ -1,6 +1,7 @@
 import { tokenBudget } from '@docs/rank';
-import { formatPackageId, loadTokenCounter, type PackageStore } from '@docs/store';
+import { formatPackageId, type InstalledPackage, loadTokenCounter, type PackageStore } from '@docs/store';
 import { SearchOptionError } from './errors.js';
+import { answerFromInstalled } from './gone.js';
 
 export interface ReadDocOptions {
   /** Token budget for the page; 0 means the whole page (from `offset`). @default 0 */
@@ -52,23 +53,33 @@ export async function readDoc(
     throw new SearchOptionError(`tokens must be a whole number ≥ 0, got ${budget}`);
   if (!Number.isInteger(offset) || offset < 0)
     throw new SearchOptionError(`offset must be a whole number ≥ 0, got ${offset}`);
-  const found = await store.resolve(library, options.version);
-  if (!found.ok) {
-    const message =
-      found.error.code === 'no-packages'
-        ? 'No documentation packages are installed. Add one with: docs add <folder> --name <name> --version <version>'
-        : found.error.message;
-    return {
-      status: found.error.code,
-      message,
+  // A package another process removes mid-request is looked up again: the answer then says it is not installed.
+  return answerFromInstalled(
+    () => store.resolve(library, options.version),
+    (found) => readFrom(store, found.value, path, budget, offset),
+    (error) => ({
+      status: error.code,
+      message:
+        error.code === 'no-packages'
+          ? 'No documentation packages are installed. Add one with: docs add <folder> --name <name> --version <version>'
+          : error.message,
       content: '',
       tokens: 0,
       offset,
-      installed: found.error.installed.map(formatPackageId),
-    };
-  }
-  const label = formatPackageId(found.value);
-  const reader = store.reader(found.value);
+      installed: error.installed.map(formatPackageId),
+    }),
+  );
+}
+
+async function readFrom(
+  store: PackageStore,
+  pkg: InstalledPackage,
+  path: string,
+  budget: number,
+  offset: number,
+): Promise<ReadDocResponse> {
+  const label = formatPackageId(pkg);
+  const reader = store.reader(pkg);
   const wanted = path
     .trim()
     .replace(/\\/g, '/')

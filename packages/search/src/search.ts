@@ -13,6 +13,7 @@ import {
 } from '@docs/store';
 import { phrasingsOf } from './alternatives.js';
 import { type Confidence, confidenceOf, type PhrasingReport, weakNote } from './confidence.js';
+import { answerFromInstalled, retryIfGone } from './gone.js';
 import { isHistoryPage } from './history.js';
 import { fuseWithVectors, Retrieval, type ScoredHits, shareOfBest, similarityFactors } from './hybrid.js';
 import { heldShare, idfWeights, type TermCounts } from './idf.js';
@@ -132,13 +133,19 @@ export async function getDocs(
   const resolved = resolveOptions(options);
   // Checked before the library is looked up: bad input is refused the same way whatever is installed.
   const phrasings = phrasingsOf(topic, options.alternatives);
-  const found = await resolveForProject(store, library, options.version, options.projectVersion);
-  if (!found.ok) return unresolved(found.error);
-  const alsoDrop = [found.value.name.replace(/^@[^/]+\//, '')];
-  const answer = (pkg: InstalledPackage) => search([targetOf(store, pkg)], phrasings, resolved, { alsoDrop }, false);
-  const response = withNotes(await answer(found.value), found.note ? [found.note] : []);
-  // Another version is searched only when this one is empty or thin beside it (see withVersionHints).
-  return withVersionHints(store, found.value, response, options.projectVersion, answer);
+  // A package another process removes mid-request is looked up again: the answer then says it is not installed.
+  return answerFromInstalled(
+    () => resolveForProject(store, library, options.version, options.projectVersion),
+    async (found) => {
+      const alsoDrop = [found.value.name.replace(/^@[^/]+\//, '')];
+      const answer = (pkg: InstalledPackage) =>
+        search([targetOf(store, pkg)], phrasings, resolved, { alsoDrop }, false);
+      const response = withNotes(await answer(found.value), found.note ? [found.note] : []);
+      // Another version is searched only when this one is empty or thin beside it (see withVersionHints).
+      return withVersionHints(store, found.value, response, options.projectVersion, answer);
+    },
+    unresolved,
+  );
 }
 
 /**
@@ -156,6 +163,16 @@ export async function searchAll(
 ): Promise<SearchResponse> {
   const resolved = resolveOptions(options);
   const phrasings = phrasingsOf(topic, options.alternatives);
+  // A package removed after listing is left out with a warning; should every one have gone, the store is listed again.
+  return retryIfGone(() => searchListed(store, phrasings, resolved, options));
+}
+
+async function searchListed(
+  store: PackageStore,
+  phrasings: readonly string[],
+  resolved: ResolvedOptions,
+  options: SearchAllOptions,
+): Promise<SearchResponse> {
   let packages: InstalledPackage[];
   const notes: string[] = [];
   if (options.libraries && options.libraries.length > 0) {
@@ -186,15 +203,15 @@ function targetOf(store: PackageStore, pkg: InstalledPackage): Target {
 }
 
 /**
- * A package that cannot be read as it is (damaged after it was installed, or
- * of another format): searching every library leaves it out with a warning
+ * A package that cannot be read as it is (damaged after it was installed, of
+ * another format, or removed by another process since it was listed): searching every library leaves it out with a warning
  * naming it, so one bad package never breaks the others' answers.
  */
 function isUnreadable(error: unknown): error is Error {
   return (
     error instanceof Error &&
     error.name === 'StoreError' &&
-    ['damaged-package', 'unknown-format'].includes((error as { code?: string }).code ?? '')
+    ['damaged-package', 'unknown-format', 'gone'].includes((error as { code?: string }).code ?? '')
   );
 }
 

@@ -8,6 +8,8 @@ export type StoreErrorCode =
   | 'ambiguous'
   | 'name-taken'
   | 'damaged-package'
+  /** The package was removed after it was listed, before it could be opened (another process's `docs remove`). */
+  | 'gone'
   | 'io';
 
 /**

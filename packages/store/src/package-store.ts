@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
@@ -280,6 +280,8 @@ export class PackageStore {
    *
    * @throws {StoreError} `unknown-format` when the package was built by a docs
    *   of another package format (installed before an upgrade): rebuild it.
+   * @throws {StoreError} `gone` when the package was removed since it was
+   *   listed (by another process): it is no longer installed.
    */
   reader(pkg: InstalledPackage): PackageReader {
     const cached = this.#readers.get(pkg.file);
@@ -293,7 +295,7 @@ export class PackageStore {
       this.#readers.delete(pkg.file);
       void cached.reader.close();
     }
-    const database = openReadOnlyDatabase(pkg.file);
+    const database = openInstalled(pkg);
     // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
     try {
       assertReadableFormat(database, formatPackageId(pkg));
@@ -364,4 +366,21 @@ function isPrereleaseIn(version: string, range: string): boolean {
     semver.satisfies(parsed, range, { includePrerelease: true, loose: true }) ||
     semver.satisfies(`${parsed.major}.${parsed.minor}.${parsed.patch}`, range, { loose: true })
   );
+}
+
+/**
+ * Opens an installed package for reading. Another process may remove it between
+ * a listing and this open; SQLite then says only "unable to open database
+ * file", so a file that is no longer there is told apart as `gone`.
+ */
+function openInstalled(pkg: InstalledPackage): ReturnType<typeof openReadOnlyDatabase> {
+  try {
+    return openReadOnlyDatabase(pkg.file);
+  } catch (error) {
+    if (existsSync(pkg.file)) throw error;
+    const id = formatPackageId(pkg);
+    throw new StoreError('gone', `${id} was removed while it was being read: it is no longer installed`, {
+      cause: error,
+    });
+  }
 }
