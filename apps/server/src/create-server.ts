@@ -29,6 +29,8 @@ export interface ServerOptions {
 /** A docs MCP server, not yet connected to a transport. */
 export interface DocsServer {
   readonly server: McpServer;
+  /** Re-reads the installed libraries into the tools' descriptions; true when they changed (a connected client is told). */
+  refresh(): Promise<boolean>;
   /** Closes the server, the watcher and the store it opened. */
   close(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function createServer(options: ServerOptions = {}): Promise<DocsSer
     : undefined;
   return {
     server,
+    refresh: () => tools.refresh(),
     async close() {
       watcher?.close();
       await server.close();

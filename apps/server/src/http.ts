@@ -2,10 +2,20 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from 'node:net';
 import { PackageStore, resolveHome } from '@docs/store';
 import { handleApi, isApiPath, sendApiError } from './api.js';
-import { createServer, type ServerOptions } from './create-server.js';
+import type { ServerOptions } from './create-server.js';
 import { ServerError } from './errors.js';
 import { allowedHostnames, isLoopback, refusal, urlHost } from './http-guard.js';
+import {
+  answerClientErrors,
+  batchRefusal,
+  boundResponse,
+  type HttpLimits,
+  limitConnections,
+  resolveLimits,
+  serverOptions,
+} from './http-limits.js';
 import { type RunningServer, runningServer } from './running.js';
+import { ServerPool } from './server-pool.js';
 import { isWebPath, serveWeb } from './web.js';
 
 /** The port `docs serve --http` listens on when none is given. */
@@ -23,6 +33,8 @@ export interface HttpServerOptions extends Omit<ServerOptions, 'store' | 'watch'
   readonly allowedHosts?: readonly string[];
   /** Largest request body accepted, in bytes. @default 1 MiB */
   readonly maxBodyBytes?: number;
+  /** Timeouts, connections, batch size and answer size (see HttpLimits). @default each limit's default */
+  readonly limits?: HttpLimits;
 }
 
 /** A running HTTP server. */
@@ -35,10 +47,12 @@ export interface RunningHttpServer extends RunningServer {
 
 /**
  * Serves MCP over Streamable HTTP at `/mcp`, statelessly: each POST gets a
- * fresh server over the shared store; the JSON API under `/api/` (api.ts) and
+ * transport of its own and a server from a pool over the shared store; the JSON API under `/api/` (api.ts) and
  * the web page at `/` (web.ts). Before a request reaches MCP or the API its Host
  * and Origin are checked (403, against DNS rebinding), then its bearer token
- * when one is set (401), then its size (413).
+ * when one is set (401), then its size (413). The limits of HttpLimits bound
+ * what one client may cost: slow requests are cut off (408), connections beyond
+ * the limit answered 503, large batches 400, answers too large replaced by an error.
  *
  * @example
  * const running = await startHttpServer({ port: 0, token: 'secret' });
@@ -57,6 +71,14 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   const allowed = allowedHostnames(host, options.allowedHosts);
   const store = new PackageStore(resolveHome({ home: options.home }));
   const log = options.log;
+  const limits = resolveLimits(options.limits);
+  const pool = new ServerPool({
+    store,
+    ...(options.libraries ? { libraries: options.libraries } : {}),
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.project ? { project: options.project } : {}),
+    ...(log ? { log } : {}),
+  });
   // Loaded here, not at the top, so `docs serve` over stdio does not pay for the HTTP transport.
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 
@@ -66,8 +88,15 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     ...(log ? { onError: logError(log) } : {}),
   };
 
+  let overLimit: (req: IncomingMessage) => boolean = () => false;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (overLimit(req)) {
+      const message = `Server busy: more than ${limits.maxConnections} connections are open; retry shortly`;
+      const headers = { Connection: 'close', 'Retry-After': '1' };
+      if (isApiPath(path)) return sendApiError(res, 503, { code: 'busy', message }, headers);
+      return reply(res, 503, message, headers);
+    }
     // The page and its assets hold no documentation: a browser loads them without the token, then asks for it.
     const refused = refusal(req, allowed, isWebPath(path) ? undefined : token);
     if (refused) {
@@ -79,37 +108,44 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       return reply(res, refused.status, refused.message, headers);
     }
     if (isWebPath(path)) return serveWeb(req, res, path);
-    if (isApiPath(path)) return handleApi(req, res, api);
+    if (isApiPath(path)) {
+      boundResponse(res, limits, (bytes, limit) => ({
+        status: 500,
+        body: { error: { code: 'too-large', message: tooLargeMessage(bytes, limit) } },
+      }));
+      return handleApi(req, res, api);
+    }
     if (path !== '/mcp') return reply(res, 404, 'Not found: MCP is at /mcp, the JSON API under /api/, the page at /');
     if (req.method !== 'POST') {
       return reply(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC to /mcp', { Allow: 'POST' });
     }
     const body = await readJson(req, maxBodyBytes);
     if (!body.ok) return reply(res, body.status, body.message, body.status === 413 ? { Connection: 'close' } : {});
-    const docs = await createServer({
-      store,
-      ...(options.libraries ? { libraries: options.libraries } : {}),
-      ...(options.models ? { models: options.models } : {}),
-      ...(options.project ? { project: options.project } : {}),
-      ...(log ? { log } : {}),
-    });
+    const batch = batchRefusal(body.value, limits);
+    if (batch) return reply(res, 400, batch, {}, -32600);
+    boundResponse(res, limits, (bytes, limit) => ({
+      status: 500,
+      body: { jsonrpc: '2.0', error: { code: -32000, message: tooLargeMessage(bytes, limit) }, id: null },
+    }));
+    const docs = await pool.acquire();
     // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on('close', () => {
-      void transport.close();
-      void docs.close();
+      void transport.close().finally(() => pool.release(docs));
     });
     await docs.server.connect(transport);
     await transport.handleRequest(req, res, body.value);
   };
 
-  const http = createHttpServer((req, res) => {
+  const http = createHttpServer(serverOptions(limits), (req, res) => {
     handle(req, res).catch((error: unknown) => {
       log?.(`HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) reply(res, 500, 'Internal server error');
       else res.end();
     });
   });
+  overLimit = limitConnections(http, limits);
+  answerClientErrors(http, limits);
   await new Promise<void>((resolve, reject) => {
     http.once('error', (error: NodeJS.ErrnoException) => {
       const code = error.code === 'EADDRINUSE' ? 'address-in-use' : 'cannot-listen';
@@ -125,6 +161,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       http.close(() => resolve());
       http.closeAllConnections();
     });
+    await pool.close();
     await store.close();
   });
   const origin = `http://${urlHost(reachable)}:${port}`;
@@ -135,9 +172,18 @@ function logError(log: (line: string) => void) {
   return (error: unknown, tool: string) => log(`${tool}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
+function tooLargeMessage(bytes: number, limit: number): string {
+  return `Response too large: ${bytes} bytes, over the limit of ${limit}. Ask for less: fewer results (limit), a smaller token budget (tokens), format "index", a part of a page (read_doc tokens), or fewer calls per batch.`;
+}
+
 /** An error as the SDK's transport answers one: a JSON-RPC error without an id. */
-function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  const code = status === 400 ? -32700 : -32000;
+function reply(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = status === 400 ? -32700 : -32000,
+): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

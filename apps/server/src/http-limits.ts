@@ -1,0 +1,156 @@
+import type { IncomingMessage, ServerOptions as NodeServerOptions, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/** What one client may cost the HTTP server. Every limit has a default; tests and operators may tighten them. */
+export interface HttpLimits {
+  /** Time to receive a request's headers. @default 10 s */
+  readonly headersTimeoutMs?: number;
+  /** Time to receive the whole request, body included: a body sent a byte at a time is cut off (408). @default 30 s */
+  readonly requestTimeoutMs?: number;
+  /** Open connections at once; a request on one beyond it is answered 503 and its connection closed. @default 128 */
+  readonly maxConnections?: number;
+  /** JSON-RPC calls in one batch (a JSON array body); more are refused (400). @default 16 */
+  readonly maxBatch?: number;
+  /** Largest answer of /mcp and /api, in bytes; a larger one is replaced by an error saying how to ask for less. @default 4 MiB */
+  readonly maxResponseBytes?: number;
+}
+
+export type ResolvedLimits = Required<HttpLimits>;
+
+export function resolveLimits(limits: HttpLimits = {}): ResolvedLimits {
+  return {
+    headersTimeoutMs: limits.headersTimeoutMs ?? 10_000,
+    requestTimeoutMs: limits.requestTimeoutMs ?? 30_000,
+    maxConnections: limits.maxConnections ?? 128,
+    maxBatch: limits.maxBatch ?? 16,
+    maxResponseBytes: limits.maxResponseBytes ?? 4 * 1024 * 1024,
+  };
+}
+
+/**
+ * Node's own timeouts, passed to http.createServer. Node looks for overdue
+ * requests every `connectionsCheckingInterval` (30 s by default); it is kept
+ * well under the timeouts so a slow body is cut off close to its limit.
+ */
+export function serverOptions(limits: ResolvedLimits): NodeServerOptions {
+  const shortest = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return {
+    // Node requires headersTimeout ≤ requestTimeout.
+    headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))),
+    // An idle keep-alive connection holds one of maxConnections: let it go soon.
+    keepAliveTimeout: 5000,
+  };
+}
+
+/**
+ * Counts open connections and marks those opened beyond the limit, so their
+ * requests can be answered 503 with a reason rather than dropped without a word
+ * (as `server.maxConnections` does). Returns whether a request came on one.
+ */
+export function limitConnections(server: Server, limits: ResolvedLimits): (req: IncomingMessage) => boolean {
+  let open = 0;
+  const over = new WeakSet<Duplex>();
+  server.on('connection', (socket: Duplex) => {
+    open += 1;
+    if (open > limits.maxConnections) over.add(socket);
+    socket.once('close', () => {
+      open -= 1;
+    });
+  });
+  return (req) => over.has(req.socket);
+}
+
+/**
+ * Answers what Node refuses before a request reaches the handler (a timeout,
+ * headers too large, a malformed request) with a JSON-RPC error saying why;
+ * Node's own answer is an empty 408 or 400.
+ */
+export function answerClientErrors(server: Server, limits: ResolvedLimits): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answered = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+    if (error.code === 'ECONNRESET' || !socket.writable || answered) {
+      socket.destroy();
+      return;
+    }
+    const [status, text, message] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [
+            408,
+            'Request Timeout',
+            `Request timeout: the request (headers within ${limits.headersTimeoutMs} ms, all of it within ${limits.requestTimeoutMs} ms) did not arrive in time`,
+          ]
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'Request Header Fields Too Large', 'Request headers too large']
+          : [400, 'Bad Request', `Bad request: ${error.message}`];
+    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+/** Why a JSON-RPC body is refused before it reaches MCP, or undefined. */
+export function batchRefusal(body: unknown, limits: ResolvedLimits): string | undefined {
+  if (Array.isArray(body) && body.length > limits.maxBatch) {
+    return `Batch too large: ${body.length} calls; at most ${limits.maxBatch} per request (send the rest in other requests)`;
+  }
+  return undefined;
+}
+
+/** What to answer instead of a body over the limit. */
+export type TooLarge = (bytes: number, limit: number) => { status: number; body: unknown };
+
+/**
+ * Holds a response (status, headers and body) until it ends, and replaces one
+ * whose body passes `maxResponseBytes` with `tooLarge`'s error. Both /mcp (JSON
+ * answers only: nothing streams) and /api answer whole bodies, so holding
+ * them costs at most the limit; past it the body is only counted.
+ */
+export function boundResponse(res: ServerResponse, limits: ResolvedLimits, tooLarge: TooLarge): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  const limit = limits.maxResponseBytes;
+  let head: unknown[] | undefined;
+  let held: Buffer[] = [];
+  let size = 0;
+  const hold = (chunk: unknown, encoding: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const bytes =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
+    size += bytes.byteLength;
+    // Past the limit the answer will be replaced: count it, do not keep it.
+    if (size > limit) held = [];
+    else held.push(bytes);
+  };
+  const callbackOf = (args: unknown[]) => args.find((a) => typeof a === 'function') as (() => void) | undefined;
+  Object.assign(res, {
+    writeHead: (...args: unknown[]) => {
+      head = args;
+      return res;
+    },
+    flushHeaders: () => undefined,
+    write: (chunk: unknown, ...rest: unknown[]) => {
+      hold(chunk, rest[0]);
+      const callback = callbackOf(rest);
+      if (callback) process.nextTick(callback);
+      return true;
+    },
+    end: (...args: unknown[]) => {
+      hold(args[0], args[1]);
+      const callback = callbackOf(args);
+      if (size > limit) {
+        const refusal = tooLarge(size, limit);
+        const body = JSON.stringify(refusal.body);
+        res.removeHeader('Content-Length');
+        writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        return end(body, callback);
+      }
+      if (head) writeHead(...head);
+      return end(Buffer.concat(held), callback);
+    },
+  });
+}
