@@ -27,6 +27,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { benchAlternatives } from './alternatives.js';
 import { churn, type LoadResult, load, startServe } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
+import { benchLongQueries } from './long-query.js';
+import { benchMcpHttp } from './mcp-http.js';
 import { benchReplicas } from './replicas.js';
 
 interface Question {
@@ -182,6 +184,11 @@ async function main(): Promise<void> {
       table.push(...alternatives.rows);
     }
 
+    // A pasted page as the question (the caps keep it near a short one's cost).
+    const long = await benchLongQueries(store, questions, Math.min(runs, 3));
+    results.longQueries = long.results;
+    table.push(...long.rows);
+
     // The processes users start: MCP over stdio, `docs search`, `docs serve` to ready.
     const env = { ...process.env, DOCS_HOME: home };
     const readySamples: number[] = [];
@@ -259,6 +266,14 @@ async function main(): Promise<void> {
       } finally {
         await serve.stop();
       }
+      const mcp = await benchMcpHttp(bin, home, questions, {
+        clients,
+        perClient,
+        churnFile: extra.output,
+        churnSpec: 'churn@1.0.0',
+      });
+      results.mcpHttp = mcp.results;
+      table.push(...mcp.rows);
     }
 
     // A team's server: HTTP replicas over the one store, round-robin.
