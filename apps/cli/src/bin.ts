@@ -1,5 +1,10 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+import module from 'node:module';
+
+// Node ≥ 22.1 keeps the compiled code of the modules that follow on disk, so a second `docs` start skips the
+// compile (Node 20 has no such cache: the call is skipped there). Enabled before main is imported, which is why
+// main comes in through import() below.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // Output piped into a reader that stops early (`docs search x | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -7,4 +12,5 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+const { main } = await import('./main.js');
 process.exitCode = await main(process.argv.slice(2));
