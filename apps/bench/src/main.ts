@@ -30,6 +30,7 @@ import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
 import { benchMcpHttp } from './mcp-http.js';
 import { benchReplicas } from './replicas.js';
+import { benchStartup } from './startup.js';
 
 interface Question {
   readonly id?: string;
@@ -222,14 +223,10 @@ async function main(): Promise<void> {
     results.serveReady = ready;
     table.push(['docs serve, spawn to ready', `p50 ${ready.p50.toFixed(0)} ms, p95 ${ready.p95.toFixed(0)} ms`]);
 
-    const cliSamples: number[] = [];
-    for (let run = 0; run < runs; run++) {
-      for (const q of questions.slice(0, 10))
-        cliSamples.push(await timed(() => runProcess([bin, 'search', q.query], env)));
-    }
-    const cli = latency(cliSamples);
-    results.cliSearch = cli;
-    table.push(['docs search, whole process', `p50 ${cli.p50.toFixed(0)} ms, p95 ${cli.p95.toFixed(0)} ms`]);
+    const startup = await benchStartup(questions, runs, (args) => timed(() => runProcess(args, env)), latency);
+    results.cliSearch = startup.search;
+    results.nodeStart = startup.bareNode;
+    table.push(...startup.rows);
 
     // The JSON API under load, from a `docs serve --http` of its own: steady, then while a package comes and goes.
     const clients = Number(values['http-clients']);
