@@ -62,7 +62,7 @@ export async function registerDocsTools(server: McpServer, context: DocsToolCont
       async (args: unknown): Promise<CallToolResult> => {
         try {
           // The SDK has parsed `args` with this tool's inputSchema, defaults filled in.
-          return await tool.handler(args as never, context);
+          return forMcp(tool, await tool.handler(args as never, context));
         } catch (error) {
           context.onError?.(error, tool.name);
           return failure(explain(tool, error));
@@ -74,6 +74,12 @@ export async function registerDocsTools(server: McpServer, context: DocsToolCont
     registered.set(tool, handle);
   }
   return { refresh };
+}
+
+/** The result as MCP sends it: the tool's own structured form for MCP, when it has one. */
+function forMcp(tool: DocsTool, result: CallToolResult): CallToolResult {
+  if (!tool.structuredForMcp || result.structuredContent === undefined) return result;
+  return { ...result, structuredContent: tool.structuredForMcp(result.structuredContent as never) };
 }
 
 function describe(tool: DocsTool, libraries: string): string {

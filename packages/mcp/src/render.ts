@@ -33,6 +33,16 @@ export function searchOutputOf(response: SearchResponse): SearchOutput {
   };
 }
 
+/**
+ * The structured form of an answer whose text is renderSearch's: the same answer without each result's content,
+ * which the text block carries under the result's header. Each section then travels once: the text is what a
+ * model reads (every client shows `content`), the structured form what a program reads to find, page and cite.
+ */
+export function structuredSearchOutput(output: SearchOutput): SearchOutput {
+  if (output.results.every((r) => r.content === undefined)) return output;
+  return { ...output, results: output.results.map(({ content: _content, ...rest }) => rest) };
+}
+
 /** A search output for a library that could not be used. */
 export function unresolvedOutput(error: Unresolved): SearchOutput {
   return {

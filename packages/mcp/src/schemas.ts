@@ -91,7 +91,12 @@ export const docResultOutput = z.object({
   score: z.number().describe("Relevance in [0, 1]; 1 is each library's best match"),
   tokens: z.number().int().describe('Tokens of the content'),
   truncated: z.boolean().describe('True when the content was cut to fit the budget; read_doc has the rest'),
-  content: z.string().optional().describe('Markdown of the section (absent in the index format)'),
+  content: z
+    .string()
+    .optional()
+    .describe(
+      "Markdown of the section. get_docs and search_all send it once, in the reply's text block under this result's header, and leave it out here",
+    ),
 });
 
 /** The answer of get_docs and search_all: the search response, plus where the next page starts. */

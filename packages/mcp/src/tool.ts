@@ -19,6 +19,11 @@ export interface DocsTool<Input extends z.ZodObject = z.ZodObject, Output extend
   readonly outputSchema: Output;
   readonly annotations: ToolAnnotations;
   readonly handler: (args: z.output<Input>, context: DocsToolContext) => Promise<CallToolResult>;
+  /**
+   * The structured form MCP sends beside the text, when it is less than the handler's: what the text block
+   * already carries is left out, so it travels once. The HTTP API answers with the handler's whole form.
+   */
+  readonly structuredForMcp?: (structured: z.output<Output>) => z.output<Output>;
 }
 
 /** Every tool here only reads the local store. */

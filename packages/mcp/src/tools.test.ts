@@ -159,9 +159,11 @@ describe('get_docs', () => {
     expect(answer.status).toBe('ok');
     expect(answer.searched).toEqual(['testlib@1.0.0']);
     expect(answer.results[0]).toMatchObject({ library: 'testlib@1.0.0', path: 'guide/timers.md', score: 1 });
-    expect(answer.results[0].content).toContain('Fake timers');
     expect(answer.totalTokens).toBeLessThanOrEqual(2000);
     expect(text(result)).toMatch(/^## testlib@1\.0\.0 · Timers · guide\/timers\.md \(score 1\.00\)\n\nFake timers/);
+    // Each section travels once: its content in the text the model reads, not again in the structured form.
+    expect(answer.results[0].content).toBeUndefined();
+    expect(JSON.stringify(answer)).not.toContain('Fake timers replace');
   });
 
   it('takes a version, a name@version or a range', async () => {

@@ -3,7 +3,7 @@ import { formatPackageId, parsePackageSpec } from '@docs/store';
 import { z } from 'zod';
 import { type DocsToolContext, resolveLibrary } from '../context.js';
 import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
-import { renderSearch, renderUnresolved, searchOutputOf, unresolvedOutput } from '../render.js';
+import { renderSearch, renderUnresolved, searchOutputOf, structuredSearchOutput, unresolvedOutput } from '../render.js';
 import {
   formatInput,
   libraryInput,
@@ -44,6 +44,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
   listsLibraries: true,
   inputSchema,
   outputSchema: searchOutput,
+  structuredForMcp: structuredSearchOutput,
   annotations: { title: 'Search one library', ...READ_ONLY },
   async handler(args, context) {
     const projectVersion = await projectVersionOf(context, args.library, args.version);

@@ -10,7 +10,7 @@ import {
   servedPackages,
 } from '../context.js';
 import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
-import { renderSearch, renderUnresolved, searchOutputOf, unresolvedOutput } from '../render.js';
+import { renderSearch, renderUnresolved, searchOutputOf, structuredSearchOutput, unresolvedOutput } from '../render.js';
 import {
   formatInput,
   libraryInput,
@@ -57,6 +57,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
   listsLibraries: true,
   inputSchema,
   outputSchema: searchOutput,
+  structuredForMcp: structuredSearchOutput,
   annotations: { title: 'Search all libraries', ...READ_ONLY },
   async handler(args, context) {
     let libraries = args.libraries;
