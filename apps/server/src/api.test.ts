@@ -25,6 +25,17 @@ interface Answer {
 }
 
 /** A raw GET (or another method), with any Host, Origin or Authorization, as a browser or an attacker might send it. */
+/**
+ * The API answers with the search tools' structuredContent plus each result's content, which MCP sends once, in
+ * its text: the rest is equal, and every content is in that text.
+ */
+function expectSameAsMcp(body: Json, viaMcp: { text: string; data: Json }): void {
+  const { results, ...rest } = body;
+  expect({ ...rest, results: results.map(({ content: _content, ...result }: Json) => result) }).toEqual(viaMcp.data);
+  expect(results.length).toBeGreaterThan(0);
+  for (const result of results) expect(viaMcp.text).toContain(result.content);
+}
+
 function get(base: string, target: string, options: { method?: string; headers?: Record<string, string> } = {}) {
   const url = new URL(base);
   return new Promise<Answer>((resolve, reject) => {
@@ -178,7 +189,7 @@ describe('GET /api/search', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
     const viaMcp = await callTool(client, 'search_all', { topic: 'enable CORS' });
     await client.close();
-    expect(answer.body).toEqual(viaMcp.data);
+    expectSameAsMcp(answer.body, viaMcp);
   });
 
   it('searches one library (a name, name@version or a range), or the ones repeated', async () => {
@@ -224,7 +235,7 @@ describe('GET /api/search', () => {
       alternatives: ['cors', 'middleware'],
     });
     await client.close();
-    expect(answer.body).toEqual(viaMcp.data);
+    expectSameAsMcp(answer.body, viaMcp);
 
     const lexical = await get(server.pageUrl, '/api/search?q=cors&mode=lexical');
     expect(lexical.status).toBe(200);
