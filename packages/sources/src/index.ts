@@ -23,7 +23,7 @@ export type { OpenSourceOptions } from './open-source.js';
 export { openSource } from './open-source.js';
 export type { PackageFileOptions } from './package-file.js';
 export { installPackageFile } from './package-file.js';
-export { installedVersion } from './project-versions.js';
+export { installedVersion, installedVersions } from './project-versions.js';
 export type { DocPackageManifest } from './registry/doc-package.js';
 export { docPackageName } from './registry/doc-package.js';
 export type { InstalledDocPackage, InstallOptions, ResolvedDocPackage } from './registry/install.js';

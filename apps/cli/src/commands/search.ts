@@ -1,5 +1,5 @@
 import { getDocs, openModels, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
-import { installedVersion } from '@docs/sources';
+import { installedVersion, installedVersions } from '@docs/sources';
 import { type PackageStore, parsePackageSpec } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -69,12 +69,10 @@ function projectOf(options: QueryOptions): string {
 
 /** The versions the project installs of the libraries in the store, by lower-case name. */
 async function projectVersions(store: PackageStore, project: string): Promise<Map<string, string>> {
-  const versions = new Map<string, string>();
-  for (const name of new Set((await store.list()).map((p) => p.name.toLowerCase()))) {
-    const version = await installedVersion(project, name);
-    if (version !== undefined) versions.set(name, version);
-  }
-  return versions;
+  return installedVersions(
+    project,
+    (await store.list()).map((p) => p.name.toLowerCase()),
+  );
 }
 
 function show(response: SearchResponse, globals: GlobalOptions): void {
