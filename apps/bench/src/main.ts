@@ -3,11 +3,14 @@
 // runs can be compared across commits. Usage:
 //
 //   pnpm bench [corpus] [--queries file.jsonl] [--alternatives file.jsonl] [--runs N] [--out results.json] [--many 100,1000]
+//              [--realistic 1000|off] [--realistic-store dir]
 //              [--http-clients 20] [--http-requests 1000]
 //              [--embed <model>[,<model>…]] [--rerank <model>] [--vectors 10000,50000]
 //
 // --embed adds hybrid rows for each embedding model, --rerank re-ranking rows,
-// --vectors brute-force cosine over one package of that many sections.
+// --vectors brute-force cosine over one package of that many sections. --realistic adds searchAll over a
+// store of this repository's dependencies' docs plus the corpus (and one grown to each size listed);
+// --realistic-store keeps that store in a folder, built on the first run and reused after.
 // corpus defaults to ../shared/corpus; the questions default to
 // <corpus>/../eval/queries-dev.jsonl, their alternative phrasings to
 // <corpus>/../eval/alternatives-dev.jsonl (measured when the file exists). Every store it builds lives in a temp
@@ -29,6 +32,7 @@ import { churn, type LoadResult, load, startServe } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
 import { benchMcpHttp } from './mcp-http.js';
+import { benchRealistic } from './realistic.js';
 import { benchReplicas } from './replicas.js';
 import { benchStartup } from './startup.js';
 
@@ -74,6 +78,8 @@ async function main(): Promise<void> {
       embed: { type: 'string' },
       rerank: { type: 'string' },
       vectors: { type: 'string', default: '' },
+      realistic: { type: 'string', default: '1000' },
+      'realistic-store': { type: 'string' },
     },
   });
   const corpus = path.resolve(positionals[0] ?? path.join(root, '../shared/corpus'));
@@ -315,6 +321,23 @@ async function main(): Promise<void> {
       await rm(dir, { recursive: true, force: true });
     }
     results.searchAllMany = many;
+
+    // Many libraries as a project has them: its dependencies' docs, most holding few of a question's words.
+    if (values.realistic !== 'off') {
+      results.searchAllRealistic = await benchRealistic({
+        root,
+        corpus: installed,
+        work,
+        storeDir: values['realistic-store'] ? path.resolve(values['realistic-store']) : undefined,
+        sizes: values.realistic
+          .split(',')
+          .map(Number)
+          .filter((x) => x > 0),
+        queriesFile,
+        runs,
+        table,
+      });
+    }
 
     // Hybrid retrieval, when models are given: without them the rows above are all there is.
     const embedSpecs = (values.embed ?? '').split(',').filter((s) => s.trim() !== '');

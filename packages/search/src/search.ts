@@ -9,9 +9,11 @@ import {
   type PackageStore,
   parsePackageSpec,
   type ResolveError,
+  type Term,
   tokensContain,
 } from '@docs/store';
 import { phrasingsOf } from './alternatives.js';
+import { type CatalogKnowledge, catalogKnowledge, type KnownTerms } from './catalog.js';
 import { type Confidence, confidenceOf, type PhrasingReport, weakNote } from './confidence.js';
 import { answerFromInstalled, retryIfGone } from './gone.js';
 import { isHistoryPage } from './history.js';
@@ -194,6 +196,7 @@ async function searchListed(
     resolved,
     {},
     true,
+    (terms) => catalogKnowledge(store, packages, terms, resolved),
   );
   return withNotes(response, notes);
 }
@@ -221,6 +224,7 @@ async function search(
   options: ResolvedOptions,
   analysis: { alsoDrop?: readonly string[] },
   skipUnreadable: boolean,
+  catalog?: (terms: readonly (readonly Term[])[]) => Promise<CatalogKnowledge>,
 ): Promise<SearchResponse> {
   const topic = texts[0] ?? '';
   const capped = { ...analysis, maxChars: options.maxTopicChars, maxTerms: options.maxTerms };
@@ -251,11 +255,32 @@ async function search(
   const found: PhrasingHits[][] = [];
   const answering: Target[] = [];
   let unreadable: Error | undefined;
+  // What the store's catalog knows of each library: one that holds none of the words is answered from it,
+  // unopened, with exactly what searching it finds (nothing, and its chunk count for the terms' information);
+  // the others are asked only about the words they may hold.
+  const known = catalog
+    ? await catalog(phrasings.map((p) => p.terms.map((w) => termAlternatives(w, { synonyms: options.synonyms }))))
+    : new Map<string, { phrasings: KnownTerms[]; skip: boolean }>();
   for (const target of targets) {
+    const knowledge = known.get(target.pkg.file);
+    if (knowledge?.skip) {
+      found.push(phrasings.map((p, i) => nothingFound(p.terms, knowledge.phrasings[i]?.chunks ?? 0)));
+      answering.push(target);
+      continue;
+    }
     try {
       const lists: PhrasingHits[] = [];
       for (const [i, phrasing] of phrasings.entries())
-        lists.push(await candidates(target, phrasing.terms, perLibrary, options, i === 0 ? retrieval : undefined));
+        lists.push(
+          await candidates(
+            target,
+            phrasing.terms,
+            perLibrary,
+            options,
+            i === 0 ? retrieval : undefined,
+            knowledge?.phrasings[i],
+          ),
+        );
       found.push(lists);
       answering.push(target);
     } catch (error) {
@@ -470,9 +495,10 @@ async function candidates(
   limit: number,
   options: ResolvedOptions,
   retrieval: Retrieval | undefined,
+  known?: KnownTerms,
 ): Promise<PhrasingHits> {
   if (words.length === 0) return { list: [], bestCoverage: 0, counts: { frequencies: [], chunks: 0 } };
-  const lexical = await lexicalCandidates(target, words, limit, options);
+  const lexical = await lexicalCandidates(target, words, limit, options, known);
   const query = retrieval ? await retrieval.queryVector(target) : undefined;
   if (query === undefined) {
     // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
@@ -489,6 +515,59 @@ async function candidates(
     bestSimilarity: Math.max(...fused.similarity),
     ...(embedder ? { embedder } : {}),
   };
+}
+
+/**
+ * The chunks matching any of the terms, best BM25 first; which terms each
+ * holds; and how many chunks hold each term. Asked only about the terms the
+ * catalog says the library may hold: a term no chunk holds adds nothing to a
+ * chunk's BM25 (its share is its count in the chunk, 0, times its weight) nor
+ * to the matches, so leaving it out changes no score. When one term is left,
+ * every hit holds it; its count comes from the catalog where that knows it.
+ */
+async function matchingChunks(
+  reader: PackageReader,
+  terms: readonly Term[],
+  limit: number,
+  options: ResolvedOptions,
+  known: KnownTerms | undefined,
+): Promise<{ hits: ChunkHit[]; matches: Map<number, number[]>; frequencies: readonly number[]; chunks: number }> {
+  if (!known) {
+    const hits = await reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
+    // Which terms each hit holds, and how common each term is: one pass over each term's chunks.
+    return {
+      hits,
+      ...(await reader.termStatistics(
+        terms,
+        hits.map((h) => h.id),
+      )),
+    };
+  }
+  const asked = terms.flatMap((_, t) => (known.holds[t] ? [t] : []));
+  const frequencies = terms.map(() => 0);
+  const chunks = known.chunks;
+  if (asked.length === 0) return { hits: [], matches: new Map(), frequencies, chunks };
+  const askedTerms = asked.map((t) => terms[t] as Term);
+  const hits = await reader.search({ terms: askedTerms, mode: 'any' }, { limit, weights: options.weights });
+  const only = asked.length === 1 ? (asked[0] as number) : undefined;
+  const knownFrequency = only === undefined ? undefined : known.frequencies[only];
+  if (only !== undefined && knownFrequency !== undefined) {
+    frequencies[only] = knownFrequency;
+    return { hits, matches: new Map(hits.map((h) => [h.id, [only]])), frequencies, chunks };
+  }
+  const statistics = await reader.termStatistics(askedTerms, only === undefined ? hits.map((h) => h.id) : []);
+  for (const [i, t] of asked.entries()) frequencies[t] = statistics.frequencies[i] ?? 0;
+  const matches =
+    only === undefined
+      ? new Map([...statistics.matches].map(([id, held]) => [id, held.map((i) => asked[i] as number)]))
+      : new Map(hits.map((h) => [h.id, [only]]));
+  return { hits, matches, frequencies, chunks };
+}
+
+/** What {@link candidates} finds in a library none of whose chunks holds any of the words. */
+function nothingFound(words: readonly string[], chunks: number): PhrasingHits {
+  if (words.length === 0) return { list: [], bestCoverage: 0, counts: { frequencies: [], chunks: 0 } };
+  return { list: [], bestCoverage: 0, counts: { frequencies: words.map(() => 0), chunks } };
 }
 
 /** Scored hits as a phrasing's list, best first. */
@@ -524,13 +603,11 @@ async function lexicalCandidates(
   words: readonly string[],
   limit: number,
   options: ResolvedOptions,
+  known: KnownTerms | undefined,
 ): Promise<LexicalHits> {
   const reader = target.reader();
   const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
-  const hits = await reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
-  const ids = hits.map((h) => h.id);
-  // Which terms each hit holds, and how common each term is: one pass over each term's chunks.
-  const { matches, frequencies, chunks } = await reader.termStatistics(terms, ids);
+  const { hits, matches, frequencies, chunks } = await matchingChunks(reader, terms, limit, options, known);
   const counts = { frequencies, chunks };
   if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.

@@ -6,6 +6,11 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
 import { type DocumentInput, inspectPackageFile, PackageStore, StoreError, writePackage } from './index.js';
 
+/** What a store directory holds besides its catalog (derived data, in a folder of its own). */
+async function storeEntries(storeDir: string): Promise<string[]> {
+  return (await readdir(storeDir)).filter((f) => f !== '.catalog');
+}
+
 // One test per way a package file can be hostile or broken: each is refused at
 // install with its reason, and the store is left as it was.
 
@@ -169,13 +174,14 @@ describe('WAL-mode package files', () => {
     const found = await store.resolve('httpx');
     if (!found.ok) throw new Error('expected httpx');
     expect((await store.reader(found.value).stats()).chunks).toBe(3);
-    expect(await readdir(storeDir)).toEqual([path.basename(installed.file)]);
+    // The catalog is the store's derived data, in a folder of its own.
+    expect(await storeEntries(storeDir)).toEqual([path.basename(installed.file)]);
     expect((await readdir(dir)).filter((f) => /-(wal|shm|journal)$/.test(f))).toEqual([]);
     const check = new Database(installed.file, { readonly: true });
     expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
     check.close();
     await store.close();
-    expect(await readdir(storeDir)).toEqual([path.basename(installed.file)]);
+    expect(await storeEntries(storeDir)).toEqual([path.basename(installed.file)]);
   });
 
   it('are refused while their -wal holds changes not yet in the file', async () => {
@@ -196,7 +202,7 @@ describe('WAL-mode package files', () => {
     await writeFile(`${installed.file}-wal`, '');
     await writeFile(`${installed.file}-shm`, '');
     await store.remove('httpx@0.28.1');
-    expect(await readdir(storeDir)).toEqual([]);
+    expect(await storeEntries(storeDir)).toEqual([]);
   });
 });
 
@@ -209,7 +215,7 @@ describe('library names are one library whatever their case', () => {
     expect((error as Error).message).toMatch(/Httpx@0\.28\.1 differs only in case from the installed httpx/);
     await expect(store.install(await build('HTTPX', '1.0.0'))).rejects.toMatchObject({ code: 'name-taken' });
     expect((await store.list()).map((p) => `${p.name}@${p.version}`)).toEqual(['httpx@0.28.1']);
-    expect((await readdir(storeDir)).length).toBe(1);
+    expect((await storeEntries(storeDir)).length).toBe(1);
   });
 
   it('remove removes each spelling an older docs installed, as list shows it', async () => {
@@ -248,7 +254,7 @@ describe('files of a build whose process is gone', () => {
     for (const f of [...leftovers, running]) await writeFile(path.join(storeDir, f), 'x');
     const store = new PackageStore(storeDir);
     await store.list();
-    expect(await readdir(storeDir)).toEqual([running]);
+    expect(await storeEntries(storeDir)).toEqual([running]);
   });
 
   it('are removed before a build starts and at install', async () => {
@@ -259,9 +265,9 @@ describe('files of a build whose process is gone', () => {
     await writeFile(path.join(storeDir, leftover), 'x');
     const partial = store.partialPath({ name: 'httpx', version: '0.28.1' });
     expect(path.basename(partial)).toMatch(new RegExp(`\\.${process.pid}-[0-9a-f]{12}\\.partial$`));
-    expect(await readdir(storeDir)).toEqual([]);
+    expect(await storeEntries(storeDir)).toEqual([]);
     await writeFile(path.join(storeDir, leftover), 'x');
     await store.install(await build());
-    expect(await readdir(storeDir)).toEqual(['httpx@0.28.1.db']);
+    expect(await storeEntries(storeDir)).toEqual(['httpx@0.28.1.db']);
   });
 });

@@ -1,5 +1,6 @@
 // This file is the public API of @docs/store.
 
+export type { CatalogEntry } from './catalog.js';
 export type { StoreErrorCode } from './errors.js';
 export { StoreError } from './errors.js';
 export { resolveHome } from './home.js';

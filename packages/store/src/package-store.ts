@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
+import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
 import { StoreError } from './errors.js';
 import {
@@ -13,7 +14,7 @@ import {
   parsePackageSpec,
 } from './names.js';
 import { assertReadableFormat, assertSqliteHeader, type PackageInfo, validatePackageCopy } from './package-file.js';
-import { type PackageEmbedder, PackageReader } from './package-reader.js';
+import { type PackageEmbedder, PackageReader, type Term } from './package-reader.js';
 import {
   assertNoPendingWal,
   partialTag,
@@ -66,6 +67,7 @@ export class PackageStore {
   readonly dir: string;
   readonly #readers = new Map<string, { reader: PackageReader; mtimeMs: number; bytes: number }>();
   #listing: { version: string; packages: InstalledPackage[] } | undefined;
+  readonly #catalog: StoreCatalog;
 
   readonly #maxOpen: number;
 
@@ -78,6 +80,7 @@ export class PackageStore {
   constructor(dir: string, options: { maxOpenPackages?: number } = {}) {
     this.dir = path.resolve(dir);
     this.#maxOpen = Math.max(1, options.maxOpenPackages ?? 64);
+    this.#catalog = new StoreCatalog(this.dir);
   }
 
   /** Installed packages, by name ascending, highest version first. A missing directory is an empty store. */
@@ -224,11 +227,44 @@ export class PackageStore {
     await removeSideFiles(target);
     if (options.move && staged !== file) await removeWithSideFiles(file);
     const { size, mtimeMs } = await stat(target);
-    return {
-      installed: { name: info.name, version: info.version, file: target, bytes: size, mtimeMs },
-      info,
-      replaced,
-    };
+    const installed = { name: info.name, version: info.version, file: target, bytes: size, mtimeMs };
+    await this.updateCatalog([installed]);
+    return { installed, info, replaced };
+  }
+
+  /**
+   * Brings the store's catalog up to date: records `packages` (as just
+   * installed) and every installed package it has no entry for as it is now,
+   * so a store made by an older docs gets its catalog on its next install.
+   * Best effort and never throws: the catalog only makes {@link catalogEntries}
+   * answer, and without an entry a package is simply searched.
+   */
+  async updateCatalog(packages: readonly InstalledPackage[] = []): Promise<void> {
+    const listed = await this.list().catch(() => [] as InstalledPackage[]);
+    const known = this.#catalog.known(listed);
+    const given = new Set(packages.map((p) => p.file));
+    this.#catalog.record([...packages, ...listed.filter((p) => !known.has(p.file) && !given.has(p.file))]);
+  }
+
+  /**
+   * What the store's catalog knows of `packages` and of `terms` in their
+   * search indexes, keyed by file: for each term, whether the package may
+   * hold it (false is certain: no chunk can match it) and, where the catalog
+   * knows exactly, how many chunks do; and the package's chunk count. A
+   * search over many libraries need not open one that holds none of its
+   * terms. The catalog is derived data kept by install and remove; a package
+   * it does not know as it is now (or every package, without a readable
+   * catalog) is absent from the answer, and is searched as it is.
+   *
+   * @example
+   * const known = await store.catalogEntries(await store.list(), ['cors']);
+   * const holdingNone = [...known].filter(([, e]) => !e.holds.some(Boolean)).map(([file]) => file);
+   */
+  async catalogEntries(
+    packages: readonly InstalledPackage[],
+    terms: readonly Term[],
+  ): Promise<Map<string, CatalogEntry>> {
+    return this.#catalog.entries(packages, terms);
   }
 
   async #assertOneSpelling(id: PackageId): Promise<void> {
@@ -269,6 +305,7 @@ export class PackageStore {
     await this.#closeReader(target.file);
     await rm(target.file);
     await removeSideFiles(target.file);
+    this.#catalog.forget(target.file);
     await this.#removeLeftovers();
     return target;
   }
@@ -337,6 +374,7 @@ export class PackageStore {
   async close(): Promise<void> {
     const readers = [...this.#readers.values()];
     this.#readers.clear();
+    this.#catalog.close();
     await Promise.all(readers.map((r) => r.reader.close()));
   }
 

@@ -1,0 +1,134 @@
+import { link, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type DocumentInput, type InstalledPackage, PackageStore, writePackage } from '@docs/store';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeQuery, searchAll } from './index.js';
+
+// Packages made of real documentation: this repository's own pages, one library each, split at their headings.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+let dir: string;
+/** A store whose catalog answers for the libraries holding none of a question's words. */
+let catalogued: PackageStore;
+/** The same package files, linked into a store that has no catalog: every library is searched. */
+let plain: PackageStore;
+let vocabulary: string[];
+
+function sections(markdown: string): DocumentInput['chunks'] {
+  const chunks: Array<DocumentInput['chunks'][number]> = [];
+  let trail: string[] = [];
+  let lines: string[] = [];
+  const flush = () => {
+    const content = lines.join('\n').trim();
+    if (content)
+      chunks.push({ breadcrumb: trail, level: trail.length, content, tokens: Math.ceil(content.length / 4) });
+    lines = [];
+  };
+  for (const line of markdown.split('\n')) {
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (!heading) {
+      lines.push(line);
+      continue;
+    }
+    flush();
+    trail = [...trail.slice(0, (heading[1] as string).length - 1), heading[2] as string];
+  }
+  flush();
+  return chunks;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'docs-catalog-search-'));
+  const pages = [
+    'README.md',
+    'CONTRIBUTING.md',
+    'docs/ranking.md',
+    'docs/benchmarks.md',
+    ...(await readdir(path.join(root, 'packages'))).map((p) => `packages/${p}/README.md`),
+  ];
+  catalogued = new PackageStore(path.join(dir, 'catalogued'));
+  const words = new Set<string>();
+  for (const [i, page] of pages.entries()) {
+    const markdown = await readFile(path.join(root, page), 'utf8').catch(() => undefined);
+    if (markdown === undefined) continue;
+    const file = path.join(dir, `build-${i}.db`);
+    const name = page.replaceAll('/', '-').replace(/\.md$/, '').toLowerCase();
+    await writePackage(file, { name, version: '1.0.0' }, [
+      { path: page, title: page, content: markdown, chunks: sections(markdown) },
+    ]);
+    await catalogued.install(file, { move: true });
+    for (const w of analyzeQuery(markdown).terms) words.add(w);
+  }
+  vocabulary = [...words].sort();
+  await mkdir(path.join(dir, 'plain'));
+  for (const pkg of await catalogued.list()) await link(pkg.file, path.join(dir, 'plain', path.basename(pkg.file)));
+  plain = new PackageStore(path.join(dir, 'plain'));
+});
+
+/** How many of the libraries the catalog says hold none of the terms. */
+async function holdingNone(installed: readonly InstalledPackage[], terms: readonly string[]): Promise<number> {
+  const entries = await catalogued.catalogEntries(installed, terms);
+  return [...entries.values()].filter((e) => !e.holds.some(Boolean)).length;
+}
+
+afterAll(async () => {
+  await catalogued.close();
+  await plain.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('searchAll with the store catalog', () => {
+  it('leaves out the libraries holding none of the words, and says so nowhere', async () => {
+    const installed = await catalogued.list();
+    expect(installed.length).toBeGreaterThan(4);
+    // A word some pages use and others do not: those are answered from the catalog.
+    let word: string | undefined;
+    for (const w of vocabulary) {
+      const size = await holdingNone(installed, [w]);
+      if (size > 0 && size < installed.length - 1) {
+        word = w;
+        break;
+      }
+    }
+    if (word === undefined) throw new Error('every word is in every page or in one');
+    expect(await plain.catalogEntries(await plain.list(), [word])).toEqual(new Map());
+    const answer = await searchAll(catalogued, word);
+    expect(answer.results.length).toBeGreaterThan(0);
+    expect(answer.searched).toHaveLength(installed.length);
+    expect(answer).toEqual(await searchAll(plain, word));
+  });
+
+  it('answers exactly as searching every library does, whatever the question', async () => {
+    const word = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...vocabulary) },
+      // Words no library holds, synonyms' keys, dotted and joined names, and punctuation.
+      fc.constantFrom('zebraquux', 'print', 'websocket', 'vi.usefaketimers', 'snake_case', 'err_code', '—', '"', 'OR'),
+      fc.string({ maxLength: 8 }),
+    );
+    const installed = await catalogued.list();
+    let skipping = 0;
+    const question = fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
+    await fc.assert(
+      fc.asyncProperty(
+        question,
+        fc.array(question, { maxLength: 2 }),
+        fc.constantFrom('full' as const, 'index' as const),
+        fc.constantFrom(undefined, 'lexical' as const),
+        async (topic, alternatives, format, mode) => {
+          const terms = analyzeQuery(topic).terms;
+          if ((await holdingNone(installed, terms)) > 0) skipping++;
+          const options = { alternatives, format, ...(mode ? { mode } : {}) };
+          const expected = await searchAll(plain, topic, options).catch((error: Error) => error.message);
+          const actual = await searchAll(catalogued, topic, options).catch((error: Error) => error.message);
+          expect(actual).toEqual(expected);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // The property is about questions the catalog answers for some libraries: most of them are.
+    expect(skipping).toBeGreaterThan(50);
+  });
+});

@@ -1,0 +1,51 @@
+import type { CatalogEntry, InstalledPackage, PackageStore, Term } from '@docs/store';
+import type { ResolvedOptions } from './options.js';
+
+/** What the store's catalog says of one library and one phrasing's terms (see CatalogEntry). */
+export interface KnownTerms {
+  readonly chunks: number;
+  /** For each term: false when no chunk of the library can match it. */
+  readonly holds: readonly boolean[];
+  /** For each term, how many chunks hold it, where the catalog knows exactly. */
+  readonly frequencies: readonly (number | undefined)[];
+}
+
+/** What the catalog says of each library, for each phrasing (by file, then phrasing). */
+export type CatalogKnowledge = ReadonlyMap<string, { readonly phrasings: KnownTerms[]; readonly skip: boolean }>;
+
+/**
+ * What the store's catalog knows of each library and each phrasing's terms,
+ * and which libraries a search may answer without opening them: those that
+ * hold none of the terms of any phrasing and whose answer could not come from
+ * vectors either. A library with vectors is skipped only when vectors take no
+ * part (mode `lexical`), and none is skipped in mode `hybrid`, whose answer
+ * notes each library that answered lexically.
+ */
+export async function catalogKnowledge(
+  store: PackageStore,
+  packages: readonly InstalledPackage[],
+  phrasings: readonly (readonly Term[])[],
+  options: ResolvedOptions,
+): Promise<CatalogKnowledge> {
+  const result = new Map<string, { phrasings: KnownTerms[]; skip: boolean }>();
+  const entries = await store.catalogEntries(packages, phrasings.flat());
+  for (const [file, entry] of entries) {
+    let at = 0;
+    const known = phrasings.map((terms) => {
+      const slice = { chunks: entry.chunks, ...part(entry, at, terms.length) };
+      at += terms.length;
+      return slice;
+    });
+    const holdsNone = !entry.holds.some(Boolean);
+    const skip = holdsNone && options.mode !== 'hybrid' && (!entry.vectors || options.mode === 'lexical');
+    result.set(file, { phrasings: known, skip });
+  }
+  return result;
+}
+
+function part(entry: CatalogEntry, start: number, length: number): Omit<KnownTerms, 'chunks'> {
+  return {
+    holds: entry.holds.slice(start, start + length),
+    frequencies: entry.frequencies.slice(start, start + length),
+  };
+}
