@@ -11,7 +11,16 @@ export interface KnownTerms {
 }
 
 /** What the catalog says of each library, for each phrasing (by file, then phrasing). */
-export type CatalogKnowledge = ReadonlyMap<string, { readonly phrasings: KnownTerms[]; readonly skip: boolean }>;
+export type CatalogKnowledge = ReadonlyMap<
+  string,
+  {
+    readonly phrasings: KnownTerms[];
+    /** It holds none of the terms: searching it finds nothing. */
+    readonly skip: boolean;
+    /** The catalog knows how many chunks hold each term, and its answer could only be lexical. */
+    readonly exact: boolean;
+  }
+>;
 
 /**
  * What the store's catalog knows of each library and each phrasing's terms,
@@ -27,7 +36,7 @@ export async function catalogKnowledge(
   phrasings: readonly (readonly Term[])[],
   options: ResolvedOptions,
 ): Promise<CatalogKnowledge> {
-  const result = new Map<string, { phrasings: KnownTerms[]; skip: boolean }>();
+  const result = new Map<string, { phrasings: KnownTerms[]; skip: boolean; exact: boolean }>();
   const entries = await store.catalogEntries(packages, phrasings.flat());
   for (const [file, entry] of entries) {
     let at = 0;
@@ -36,9 +45,10 @@ export async function catalogKnowledge(
       at += terms.length;
       return slice;
     });
-    const holdsNone = !entry.holds.some(Boolean);
-    const skip = holdsNone && options.mode !== 'hybrid' && (!entry.vectors || options.mode === 'lexical');
-    result.set(file, { phrasings: known, skip });
+    const lexicalOnly = options.mode !== 'hybrid' && (!entry.vectors || options.mode === 'lexical');
+    const skip = lexicalOnly && !entry.holds.some(Boolean);
+    const exact = lexicalOnly && entry.frequencies.every((f) => f !== undefined);
+    result.set(file, { phrasings: known, skip, exact });
   }
   return result;
 }

@@ -13,6 +13,7 @@ import {
   tokensContain,
 } from '@docs/store';
 import { phrasingsOf } from './alternatives.js';
+import { cannotAnswer, ceilingOf, coverageCeiling, type SearchedEvidence } from './bounds.js';
 import { type CatalogKnowledge, catalogKnowledge, type KnownTerms } from './catalog.js';
 import { type Confidence, confidenceOf, type PhrasingReport, weakNote } from './confidence.js';
 import { answerFromInstalled, retryIfGone } from './gone.js';
@@ -252,22 +253,18 @@ async function search(
   // One library after another, each phrasing on the library's one connection: SQLite work is
   // synchronous, so running them "concurrently" would only interleave, and the store may close idle readers.
   // Vectors take part for the topic only: alternatives are the docs' own words, which is what the index matches.
-  const found: PhrasingHits[][] = [];
-  const answering: Target[] = [];
   let unreadable: Error | undefined;
   // What the store's catalog knows of each library: one that holds none of the words is answered from it,
   // unopened, with exactly what searching it finds (nothing, and its chunk count for the terms' information);
   // the others are asked only about the words they may hold.
   const known = catalog
     ? await catalog(phrasings.map((p) => p.terms.map((w) => termAlternatives(w, { synonyms: options.synonyms }))))
-    : new Map<string, { phrasings: KnownTerms[]; skip: boolean }>();
-  for (const target of targets) {
+    : new Map<string, { phrasings: KnownTerms[]; skip: boolean; exact: boolean }>();
+  /** Per target: what it found, undefined while deferred (see below) or when it could not be read. */
+  const slots: (PhrasingHits[] | undefined)[] = targets.map(() => undefined);
+  const searchTarget = async (index: number) => {
+    const target = targets[index] as Target;
     const knowledge = known.get(target.pkg.file);
-    if (knowledge?.skip) {
-      found.push(phrasings.map((p, i) => nothingFound(p.terms, knowledge.phrasings[i]?.chunks ?? 0)));
-      answering.push(target);
-      continue;
-    }
     try {
       const lists: PhrasingHits[] = [];
       for (const [i, phrasing] of phrasings.entries())
@@ -281,30 +278,78 @@ async function search(
             knowledge?.phrasings[i],
           ),
         );
-      found.push(lists);
-      answering.push(target);
+      slots[index] = lists;
     } catch (error) {
       if (!skipUnreadable || !isUnreadable(error)) throw error;
       unreadable ??= error;
       warnings.push(`Left out ${target.label}: ${error.message}`);
+    }
+  };
+  // A library whose every term count the catalog knows exactly, and whose answer could not come from
+  // vectors, is deferred: it is searched only if what the others found leaves it a chance to change the answer.
+  const deferred = new Map<number, KnownTerms[]>();
+  const deferring = targets.length > 1 && options.models === undefined;
+  for (const [index, target] of targets.entries()) {
+    const knowledge = known.get(target.pkg.file);
+    if (knowledge?.skip)
+      slots[index] = phrasings.map((p, i) => nothingFound(p.terms, knowledge.phrasings[i]?.chunks ?? 0));
+    else if (deferring && knowledge?.exact) deferred.set(index, knowledge.phrasings);
+    else await searchTarget(index);
+  }
+  // The deferred libraries that could hold the most are searched first: they set the bar for the rest.
+  const first = [...deferred]
+    .map(([index, k]) => ({ index, coverage: coverageCeiling(k, phrasings, options) }))
+    .sort((a, b) => b.coverage - a.coverage || a.index - b.index)
+    .slice(0, 4);
+  for (const { index } of first) {
+    deferred.delete(index);
+    await searchTarget(index);
+  }
+  let found: PhrasingHits[][];
+  let answering: Target[];
+  let information: number[][];
+  let rarest: number[];
+  let mentioned: (p: number, term: number) => boolean;
+  for (;;) {
+    answering = [];
+    found = [];
+    for (const [index, target] of targets.entries()) {
+      const lists = slots[index];
+      const knowledge = deferred.get(index);
+      if (knowledge) found.push(phrasings.map((p, i) => catalogued(p.terms, knowledge[i])));
+      else if (lists) found.push(lists);
+      else continue;
+      answering.push(target);
+    }
+    // A term's information is counted over everything searched, so the shares compare across libraries.
+    const counted = found;
+    information = phrasings.map((p, i) =>
+      idfWeights(
+        counted.map((lists) => (lists[i] as PhrasingHits).counts),
+        p.terms.length,
+      ),
+    );
+    mentioned = (p: number, term: number) => counted.some((lists) => (lists[p]?.counts.frequencies[term] ?? 0) > 0);
+    // Each phrasing's rarest word that some library holds: the word that tells libraries apart.
+    const weights = information;
+    rarest = weights.map((w, p) =>
+      w.reduce((best, x, t) => (mentioned(p, t) && (best < 0 || x > (w[best] ?? 0)) ? t : best), -1),
+    );
+    if (deferred.size === 0) break;
+    const evidence = searchedEvidence(answering, found, phrasings, information, rarest, options);
+    const chances = [...deferred].filter(
+      ([, k]) => !cannotAnswer(ceilingOf(k, phrasings, weights, rarest, options), evidence, options),
+    );
+    if (chances.length === 0) break;
+    for (const [index] of chances) {
+      deferred.delete(index);
+      await searchTarget(index);
     }
   }
   // Nothing left to answer: the reason is the answer, not an empty list.
   if (answering.length === 0 && unreadable) throw unreadable;
   const searched = answering.map((t) => t.label);
   const extra = warnings.length > 0 ? { warnings } : {};
-  // A term's information is counted over everything searched, so the shares compare across libraries.
-  const information = phrasings.map((p, i) =>
-    idfWeights(
-      found.map((lists) => (lists[i] as PhrasingHits).counts),
-      p.terms.length,
-    ),
-  );
-  const mentioned = (p: number, term: number) => found.some((lists) => (lists[p]?.counts.frequencies[term] ?? 0) > 0);
-  // Each phrasing's rarest word that some library holds: the word that tells libraries apart.
-  const rarest = information.map((weights, p) =>
-    weights.reduce((best, w, t) => (mentioned(p, t) && (best < 0 || w > (weights[best] ?? 0)) ? t : best), -1),
-  );
   const libraries = answering.map((target, t) =>
     fusePhrasings(target, found[t] as PhrasingHits[], phrasings, information, rarest, options),
   );
@@ -562,6 +607,41 @@ async function matchingChunks(
       ? new Map([...statistics.matches].map(([id, held]) => [id, held.map((i) => asked[i] as number)]))
       : new Map(hits.map((h) => [h.id, [only]]));
   return { hits, matches, frequencies, chunks };
+}
+
+/**
+ * What the libraries searched so far found, as crossLibraryScale will read it
+ * (the deferred ones, standing in as having found nothing, change none of it).
+ */
+function searchedEvidence(
+  answering: readonly Target[],
+  found: readonly PhrasingHits[][],
+  phrasings: readonly Phrasing[],
+  information: readonly (readonly number[])[],
+  rarest: readonly number[],
+  options: ResolvedOptions,
+): SearchedEvidence {
+  const libraries = answering.map((target, t) =>
+    fusePhrasings(target, found[t] as PhrasingHits[], phrasings, information, rarest, options),
+  );
+  const top = crossLibraryScale(libraries, options).reduce(
+    (best, list) => list.reduce((most, c) => Math.max(most, c.score), best),
+    0,
+  );
+  return {
+    bestCoverage: Math.max(0, ...libraries.map((l) => l.coverage)),
+    bestInformation: Math.max(0, ...libraries.map((l) => l.information)),
+    someHoldRarest: libraries.some((l) => l.holdsRarest),
+    matchAll: found.some((l) => l.some((h, i) => h.bestCoverage > 0 && h.bestCoverage === phrasings[i]?.terms.length)),
+    top,
+  };
+}
+
+/** A deferred library's counts, from the catalog, and nothing found (it will not be searched unless it might matter). */
+function catalogued(words: readonly string[], known: KnownTerms | undefined): PhrasingHits {
+  if (words.length === 0) return { list: [], bestCoverage: 0, counts: { frequencies: [], chunks: 0 } };
+  const frequencies = words.map((_, t) => known?.frequencies[t] ?? 0);
+  return { list: [], bestCoverage: 0, counts: { frequencies, chunks: known?.chunks ?? 0 } };
 }
 
 /** What {@link candidates} finds in a library none of whose chunks holds any of the words. */

@@ -17,8 +17,8 @@ export interface CatalogEntry {
    */
   readonly holds: readonly boolean[];
   /**
-   * For each term, how many chunks hold it, where the catalog knows exactly: a term that is one token
-   * (and 0 for a term the package does not hold); undefined otherwise.
+   * For each term, how many chunks hold it, where the catalog knows exactly: 0 for a term the package
+   * does not hold, the token's count when the one alternative it may hold is one token; undefined otherwise.
    */
   readonly frequencies: readonly (number | undefined)[];
 }
@@ -166,12 +166,15 @@ export class StoreCatalog {
       for (const pkg of packages) {
         const row = fresh(reading.libraries, pkg);
         if (!row) continue;
-        const holds = byTerm.map((phrasesOfTerm) =>
-          phrasesOfTerm.some((phrase) => phrase.every((token) => counts.get(token)?.has(row.id))),
+        // The alternatives of each term whose every token the package holds: the only ones that may match.
+        const possible = byTerm.map((phrasesOfTerm) =>
+          phrasesOfTerm.filter((phrase) => phrase.every((token) => counts.get(token)?.has(row.id))),
         );
-        const frequencies = byTerm.map((phrasesOfTerm, t) => {
-          if (!holds[t]) return 0;
-          const only = phrasesOfTerm.length === 1 ? phrasesOfTerm[0] : undefined;
+        const holds = possible.map((p) => p.length > 0);
+        // One possible alternative of one token: the chunks holding the term are the chunks holding that token.
+        const frequencies = possible.map((p) => {
+          if (p.length === 0) return 0;
+          const only = p.length === 1 ? p[0] : undefined;
           return only?.length === 1 ? counts.get(only[0] as string)?.get(row.id) : undefined;
         });
         result.set(pkg.file, { chunks: row.chunks, vectors: row.vectors === 1, holds, frequencies });
