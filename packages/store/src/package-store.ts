@@ -409,16 +409,21 @@ function isPrereleaseIn(version: string, range: string): boolean {
 /**
  * Opens an installed package for reading. Another process may remove it between
  * a listing and this open; SQLite then says only "unable to open database
- * file", so a file that is no longer there is told apart as `gone`.
+ * file", so a file that is no longer there is told apart as `gone`. One that is
+ * there again (removed and installed anew meanwhile) is opened once more.
  */
 function openInstalled(pkg: InstalledPackage): ReturnType<typeof openReadOnlyDatabase> {
-  try {
-    return openReadOnlyDatabase(pkg.file);
-  } catch (error) {
-    if (existsSync(pkg.file)) throw error;
-    const id = formatPackageId(pkg);
-    throw new StoreError('gone', `${id} was removed while it was being read: it is no longer installed`, {
-      cause: error,
-    });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return openReadOnlyDatabase(pkg.file);
+    } catch (error) {
+      if (!existsSync(pkg.file)) {
+        const id = formatPackageId(pkg);
+        throw new StoreError('gone', `${id} was removed while it was being read: it is no longer installed`, {
+          cause: error,
+        });
+      }
+      if (attempt >= 2) throw error;
+    }
   }
 }
