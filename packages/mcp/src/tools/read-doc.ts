@@ -37,7 +37,12 @@ const outputSchema = z.object({
   library: z.string().optional().describe('name@version the page comes from'),
   path: z.string().optional().describe('Path of the page'),
   title: z.string().optional().describe('Title of the page'),
-  content: z.string().describe('Markdown of the page, or of this part of it'),
+  content: z
+    .string()
+    .optional()
+    .describe(
+      "Markdown of the page, or of this part of it. Sent once, in the reply's text block under the page's header, and left out here",
+    ),
   tokens: z.number().int().describe('Tokens of the content'),
   offset: z.number().int().describe('Character offset this part starts at'),
   nextOffset: z.number().int().optional().describe('Where the next part starts; absent at the end of the page'),
@@ -58,6 +63,8 @@ export const readDocTool: DocsTool<typeof inputSchema, typeof outputSchema> = {
   listsLibraries: false,
   inputSchema,
   outputSchema,
+  // The page travels once, in the text the model reads.
+  structuredForMcp: ({ content: _content, ...rest }) => rest,
   annotations: { title: 'Read a documentation page', ...READ_ONLY },
   async handler(args, context) {
     const found = await resolveLibrary(context, args.library, args.version);
