@@ -272,6 +272,34 @@ describe('PackageStore', () => {
   });
 });
 
+describe('readers the cache lets go of', () => {
+  it('stay usable for a search that still holds one, and close with the store', async () => {
+    // One connection at most: opening a second package evicts the first while a search may still hold its reader.
+    const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
+    await store.install(await build('one', '1.0.0'));
+    await store.install(await build('two', '1.0.0'));
+    const all = await store.list();
+    const held = store.reader(all.find((p) => p.name === 'one') as (typeof all)[number]);
+    store.reader(all.find((p) => p.name === 'two') as (typeof all)[number]);
+    // Evicted, yet the search holding it reads on.
+    expect(await held.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).toHaveLength(1);
+    await store.close();
+    await expect(held.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).rejects.toThrow(/not open/);
+  });
+
+  it('are closed before the package is removed', async () => {
+    const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
+    await store.install(await build('one', '1.0.0'));
+    await store.install(await build('two', '1.0.0'));
+    const all = await store.list();
+    const held = store.reader(all.find((p) => p.name === 'one') as (typeof all)[number]);
+    store.reader(all.find((p) => p.name === 'two') as (typeof all)[number]);
+    await store.remove('one@1.0.0');
+    await expect(held.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).rejects.toThrow(/not open/);
+    await store.close();
+  });
+});
+
 describe('term statistics', () => {
   it('counts the chunks holding each term and says which of the asked chunks hold which', async () => {
     const store = new PackageStore(path.join(dir, 'home'));

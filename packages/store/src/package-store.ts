@@ -63,9 +63,14 @@ export type ResolveResult =
  * const found = await store.resolve('vitest');
  * if (found.ok) console.log((await store.reader(found.value).info()).description);
  */
+/** How long a reader the cache let go of stays open for a search that may still hold it: far longer than any search. */
+const RETIRED_READER_MS = 30_000;
+
 export class PackageStore {
   readonly dir: string;
   readonly #readers = new Map<string, { reader: PackageReader; mtimeMs: number; bytes: number }>();
+  /** Readers the cache let go of, closed after {@link RETIRED_READER_MS} (or by close()). */
+  readonly #retired = new Set<PackageReader>();
   #listing: { version: string; packages: InstalledPackage[] } | undefined;
   readonly #catalog: StoreCatalog;
 
@@ -330,7 +335,7 @@ export class PackageStore {
     }
     if (cached) {
       this.#readers.delete(pkg.file);
-      void cached.reader.close();
+      this.#retire(cached.reader);
     }
     const database = openInstalled(pkg);
     // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
@@ -345,9 +350,22 @@ export class PackageStore {
     for (const [file, entry] of this.#readers) {
       if (this.#readers.size <= this.#maxOpen) break;
       this.#readers.delete(file);
-      void entry.reader.close();
+      this.#retire(entry.reader);
     }
     return reader;
+  }
+
+  /**
+   * Closes a reader the cache let go of (evicted, or of a file replaced since) a while later rather than at once:
+   * a search running concurrently (the HTTP server answers many at a time) may hold it between two of its queries,
+   * and closing it under that search would fail it with "the database connection is not open".
+   */
+  #retire(reader: PackageReader): void {
+    this.#retired.add(reader);
+    setTimeout(() => {
+      this.#retired.delete(reader);
+      void reader.close();
+    }, RETIRED_READER_MS).unref();
   }
 
   /**
@@ -372,16 +390,20 @@ export class PackageStore {
 
   /** Closes every cached connection. */
   async close(): Promise<void> {
-    const readers = [...this.#readers.values()];
+    const readers = [...[...this.#readers.values()].map((r) => r.reader), ...this.#retired];
     this.#readers.clear();
+    this.#retired.clear();
     this.#catalog.close();
-    await Promise.all(readers.map((r) => r.reader.close()));
+    await Promise.all(readers.map((reader) => reader.close()));
   }
 
+  /** Closes every connection to a file this store is about to replace or remove, retired ones included. */
   async #closeReader(file: string): Promise<void> {
     const cached = this.#readers.get(file);
     this.#readers.delete(file);
-    await cached?.reader.close();
+    const retired = [...this.#retired].filter((reader) => reader.file === file);
+    for (const reader of retired) this.#retired.delete(reader);
+    await Promise.all([cached?.reader, ...retired].map((reader) => reader?.close()));
   }
 
   async #removeLeftovers(): Promise<void> {
