@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { type DocumentInput, type InstalledPackage, type PackageReader, PackageStore, writePackage } from '@docs/store';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeQuery, searchAll } from './index.js';
+import { analyzeQuery, openModels, searchAll } from './index.js';
 
 // Packages made of real documentation: this repository's own pages, one library each, split at their headings.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -128,6 +128,12 @@ describe('searchAll with the store catalog', () => {
     expect(catalogued.opened.size).toBeLessThanOrEqual(4);
     expect(answer.searched).toHaveLength(installed.length);
     expect(answer).toEqual(await searchAll(plain, question));
+    // As `docs search` and `docs serve` ask: with models that name no embedder and no re-ranker.
+    const models = openModels({});
+    catalogued.opened.clear();
+    expect(await searchAll(catalogued, question, { models })).toEqual(answer);
+    expect(catalogued.opened.size).toBeLessThanOrEqual(4);
+    await models.close();
   });
 
   it('answers exactly as searching every library does, whatever the question', async () => {

@@ -87,6 +87,22 @@ export class Retrieval {
   }
 
   /**
+   * Whether {@link rerank} may reorder a list: a re-ranker is wanted,
+   * configured, and opens (a configured one is opened here, as rerank would).
+   */
+  async mayRerank(): Promise<boolean> {
+    const { models, rerank: wanted, rerankCandidates } = this.#options;
+    if (!models || !wanted || rerankCandidates < 2) return false;
+    try {
+      const reranker = await models.reranker();
+      return reranker !== undefined && !isUnavailable(reranker);
+    } catch {
+      // rerank asks again, and notes why there was no re-ranking.
+      return false;
+    }
+  }
+
+  /**
    * Reorders the head of the merged list by the re-ranker's scores, when one
    * is configured: each position keeps its score, so the drop and the budget
    * work as before, on the re-ranker's order.

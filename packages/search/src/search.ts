@@ -288,7 +288,9 @@ async function search(
   // A library whose every term count the catalog knows exactly, and whose answer could not come from
   // vectors, is deferred: it is searched only if what the others found leaves it a chance to change the answer.
   const deferred = new Map<number, KnownTerms[]>();
-  const deferring = targets.length > 1 && options.models === undefined;
+  // A re-ranker reorders the merged list by what it reads, which no bound here foresees: then nothing is deferred.
+  const deferring =
+    targets.length > 1 && [...known.values()].some((k) => k.exact && !k.skip) && !(await retrieval.mayRerank());
   for (const [index, target] of targets.entries()) {
     const knowledge = known.get(target.pkg.file);
     if (knowledge?.skip)
