@@ -32,7 +32,11 @@ export interface SearchedEvidence {
   readonly someHoldRarest: boolean;
   /** Whether a chunk found holds every term of a phrasing (the answer's `match` is then "all"). */
   readonly matchAll: boolean;
-  /** The best scaled score of any candidate: the top the relevance drop measures from. */
+  /**
+   * The lower of the best scaled score of any candidate and the best scaled score of words alone: the
+   * relevance drop keeps what reaches `drop` of either (aboveDrop), and a library's best chunk scales to
+   * at most its factor by both.
+   */
   readonly top: number;
 }
 

@@ -626,9 +626,12 @@ function searchedEvidence(
   const libraries = answering.map((target, t) =>
     fusePhrasings(target, found[t] as PhrasingHits[], phrasings, information, rarest, options),
   );
-  const top = crossLibraryScale(libraries, options).reduce(
-    (best, list) => list.reduce((most, c) => Math.max(most, c.score), best),
-    0,
+  // The drop keeps what reaches `drop` of the best score or of the best score of words alone (aboveDrop): a
+  // library whose best scaled chunk is under both is under the lower of the two.
+  const scaled = crossLibraryScale(libraries, options).flat();
+  const top = Math.min(
+    scaled.reduce((most, c) => Math.max(most, c.score), 0),
+    scaled.reduce((most, c) => Math.max(most, c.plain), 0),
   );
   return {
     bestCoverage: Math.max(0, ...libraries.map((l) => l.coverage)),
