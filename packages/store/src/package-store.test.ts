@@ -287,6 +287,19 @@ describe('readers the cache lets go of', () => {
     await expect(held.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).rejects.toThrow(/not open/);
   });
 
+  it('are bounded: beyond maxOpenPackages the oldest retired one closes at once', async () => {
+    const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
+    for (const name of ['one', 'two', 'three']) await store.install(await build(name, '1.0.0'));
+    const all = await store.list();
+    const open = (name: string) => store.reader(all.find((p) => p.name === name) as (typeof all)[number]);
+    const first = open('one');
+    const second = open('two'); // retires one
+    open('three'); // retires two: one, the oldest retired, closes now
+    await expect(first.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).rejects.toThrow(/not open/);
+    expect(await second.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).toHaveLength(1);
+    await store.close();
+  });
+
   it('are closed before the package is removed', async () => {
     const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
     await store.install(await build('one', '1.0.0'));

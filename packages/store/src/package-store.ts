@@ -69,8 +69,8 @@ const RETIRED_READER_MS = 30_000;
 export class PackageStore {
   readonly dir: string;
   readonly #readers = new Map<string, { reader: PackageReader; mtimeMs: number; bytes: number }>();
-  /** Readers the cache let go of, closed after {@link RETIRED_READER_MS} (or by close()). */
-  readonly #retired = new Set<PackageReader>();
+  /** Readers the cache let go of, oldest first, each with the timer that closes it after {@link RETIRED_READER_MS}. */
+  readonly #retired = new Map<PackageReader, NodeJS.Timeout>();
   #listing: { version: string; packages: InstalledPackage[] } | undefined;
   readonly #catalog: StoreCatalog;
 
@@ -361,11 +361,20 @@ export class PackageStore {
    * and closing it under that search would fail it with "the database connection is not open".
    */
   #retire(reader: PackageReader): void {
-    this.#retired.add(reader);
-    setTimeout(() => {
+    const timer = setTimeout(() => {
       this.#retired.delete(reader);
       void reader.close();
-    }, RETIRED_READER_MS).unref();
+    }, RETIRED_READER_MS);
+    timer.unref();
+    this.#retired.set(reader, timer);
+    // Bounded: a search over hundreds of libraries evicts dozens of readers a question, so the oldest retired
+    // (the one most surely done with) closes at once beyond maxOpenPackages, keeping connections and memory bounded.
+    for (const [oldest, pending] of this.#retired) {
+      if (this.#retired.size <= this.#maxOpen) break;
+      clearTimeout(pending);
+      this.#retired.delete(oldest);
+      void oldest.close();
+    }
   }
 
   /**
@@ -390,7 +399,8 @@ export class PackageStore {
 
   /** Closes every cached connection. */
   async close(): Promise<void> {
-    const readers = [...[...this.#readers.values()].map((r) => r.reader), ...this.#retired];
+    const readers = [...[...this.#readers.values()].map((r) => r.reader), ...this.#retired.keys()];
+    for (const timer of this.#retired.values()) clearTimeout(timer);
     this.#readers.clear();
     this.#retired.clear();
     this.#catalog.close();
@@ -401,8 +411,11 @@ export class PackageStore {
   async #closeReader(file: string): Promise<void> {
     const cached = this.#readers.get(file);
     this.#readers.delete(file);
-    const retired = [...this.#retired].filter((reader) => reader.file === file);
-    for (const reader of retired) this.#retired.delete(reader);
+    const retired = [...this.#retired.keys()].filter((reader) => reader.file === file);
+    for (const reader of retired) {
+      clearTimeout(this.#retired.get(reader));
+      this.#retired.delete(reader);
+    }
     await Promise.all([cached?.reader, ...retired].map((reader) => reader?.close()));
   }
 
