@@ -73,11 +73,36 @@ function get(agent: Agent, origin: string, path: string): Promise<{ status: numb
  * Sends `clients × perClient` GET requests, `clients` at a time (each client
  * one after another over its keep-alive connection), cycling through `paths`.
  */
-export async function load(
+export function load(
   origin: string,
   paths: readonly string[],
   clients: number,
   perClient: number,
+): Promise<LoadResult> {
+  const pathOf = (n: number) => paths[n % paths.length] as string;
+  return closedLoop(clients, perClient, {
+    send: (agent, n) => get(agent, origin, pathOf(n)),
+    check: (answer) => {
+      JSON.parse(answer.body);
+      return answer.status === 200 ? undefined : `${answer.status} ${answer.body.slice(0, 200)}`;
+    },
+    label: pathOf,
+  });
+}
+
+/**
+ * The load driver both HTTP benches share: `clients` keep-alive clients, each sending `perClient` requests one
+ * after another. A request's time is its exchange alone (`send`); `check` then says what is wrong with its answer,
+ * if anything (a throw counts as wrong too), and `label` names request `n` in the error samples.
+ */
+export async function closedLoop<Answer>(
+  clients: number,
+  perClient: number,
+  request: {
+    send: (agent: Agent, n: number) => Promise<Answer>;
+    check: (answer: Answer) => string | undefined;
+    label: (n: number) => string;
+  },
 ): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const samples: number[] = [];
@@ -87,16 +112,16 @@ export async function load(
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       for (let i = 0; i < perClient; i++) {
-        const path = paths[(client * perClient + i) % paths.length] as string;
+        const n = client * perClient + i;
         const t0 = performance.now();
         try {
-          const answer = await get(agent, origin, path);
+          const answer = await request.send(agent, n);
           samples.push(performance.now() - t0);
-          JSON.parse(answer.body);
-          if (answer.status !== 200) throw new Error(`${answer.status} ${answer.body.slice(0, 200)}`);
+          const wrong = request.check(answer);
+          if (wrong) throw new Error(wrong);
         } catch (error) {
           errors++;
-          if (errorSamples.length < 5) errorSamples.push(`${path}: ${(error as Error).message}`);
+          if (errorSamples.length < 5) errorSamples.push(`${request.label(n)}: ${(error as Error).message}`);
         }
       }
     }),

@@ -1,6 +1,6 @@
-import { Agent, request } from 'node:http';
+import { type Agent, request } from 'node:http';
 import { PackageStore } from '@docs/store';
-import { churn, type LoadResult, startServe } from './http-api.js';
+import { churn, closedLoop, type LoadResult, startServe } from './http-api.js';
 
 // MCP over Streamable HTTP under load: `docs serve --http` in a process of its own, parallel keep-alive
 // clients each POSTing JSON-RPC tools/call requests (get_docs for a question with a library, search_all
@@ -64,51 +64,19 @@ function problem(answer: { status: number; body: string }): string | undefined {
  * Sends `clients × perClient` tools/call requests to `mcpUrl`, `clients` at a
  * time (each client one after another over its keep-alive connection).
  */
-export async function loadMcp(
+export function loadMcp(
   mcpUrl: string,
   questions: readonly Question[],
   clients: number,
   perClient: number,
 ): Promise<LoadResult> {
   const url = new URL(mcpUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const samples: number[] = [];
-  const errorSamples: string[] = [];
-  let errors = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async (_, client) => {
-      for (let i = 0; i < perClient; i++) {
-        const n = client * perClient + i;
-        const question = questions[n % questions.length] as Question;
-        const t0 = performance.now();
-        try {
-          const answer = await post(agent, url, callOf(question, n + 1));
-          samples.push(performance.now() - t0);
-          const wrong = problem(answer);
-          if (wrong) throw new Error(wrong);
-        } catch (error) {
-          errors++;
-          if (errorSamples.length < 5) errorSamples.push(`${question.query}: ${(error as Error).message}`);
-        }
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  const sorted = samples.sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? Number.NaN;
-  const requests = clients * perClient;
-  return {
-    requests,
-    errors,
-    p50: at(0.5),
-    p95: at(0.95),
-    max: sorted.at(-1) ?? Number.NaN,
-    seconds,
-    perSecond: requests / seconds,
-    errorSamples,
-  };
+  const questionOf = (n: number) => questions[n % questions.length] as Question;
+  return closedLoop(clients, perClient, {
+    send: (agent, n) => post(agent, url, callOf(questionOf(n), n + 1)),
+    check: problem,
+    label: (n) => questionOf(n).query,
+  });
 }
 
 /**
