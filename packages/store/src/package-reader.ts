@@ -149,8 +149,11 @@ export class PackageReader {
   readonly file: string;
   /** How messages name the package: `name@version` when opened by the store. */
   readonly label: string;
-  readonly #db: Database.Database;
+  /** Undefined while evicted: the next read opens the file again ({@link evict}). */
+  #db: Database.Database | undefined;
+  readonly #reopen: (() => Database.Database) | undefined;
   readonly #statements = new Map<string, Database.Statement>();
+  #closed = false;
   #info: PackageInfo | undefined;
   #embedder: PackageEmbedder | null | undefined;
   #vectors: VectorMatrix | undefined;
@@ -161,8 +164,9 @@ export class PackageReader {
    * the hot path of every search, and Kysely (which creates and validates
    * package files) would cost more to load than a whole search takes.
    */
-  constructor(db: Database.Database, file: string, label: string = file) {
+  constructor(db: Database.Database, file: string, label: string = file, reopen?: () => Database.Database) {
     this.#db = db;
+    this.#reopen = reopen;
     this.file = file;
     this.label = label;
   }
@@ -170,10 +174,29 @@ export class PackageReader {
   #prepare(source: string): Database.Statement {
     let statement = this.#statements.get(source);
     if (!statement) {
+      // As better-sqlite3 says of a closed connection: a closed reader is never opened again.
+      if (this.#closed || (!this.#db && !this.#reopen)) throw new TypeError('The database connection is not open');
+      this.#db ??= (this.#reopen as () => Database.Database)();
       statement = this.#db.prepare(source);
       this.#statements.set(source, statement);
     }
     return statement;
+  }
+
+  /**
+   * Lets go of the connection while keeping the reader usable: the store's cache evicts readers this way, so a
+   * search still holding one (the HTTP server runs many at once, and a search over hundreds of libraries evicts
+   * others' readers) reads on, opening the file again, instead of failing on a closed connection. A reader made
+   * without a way to reopen is closed.
+   */
+  evict(): void {
+    if (!this.#reopen) {
+      void this.close();
+      return;
+    }
+    this.#statements.clear();
+    this.#db?.close();
+    this.#db = undefined;
   }
 
   /** The package's metadata (read once). */
@@ -449,7 +472,9 @@ export class PackageReader {
 
   /** Closes the connection. */
   async close(): Promise<void> {
+    this.#closed = true;
     this.#statements.clear();
-    this.#db.close();
+    this.#db?.close();
+    this.#db = undefined;
   }
 }

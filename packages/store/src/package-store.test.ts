@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
 import {
   compareVersions,
   type DocumentInput,
+  type InstalledPackage,
   inspectPackageFile,
   PACKAGE_FORMAT_VERSION,
   PackageStore,
@@ -273,34 +274,27 @@ describe('PackageStore', () => {
 });
 
 describe('readers the cache lets go of', () => {
-  it('stay usable for a search that still holds one, and close with the store', async () => {
+  const cors = { terms: ['cors'], mode: 'all' } as const;
+  const nothing: DocumentInput[] = [
+    { path: 'a.md', title: 'A', content: 'x', chunks: [{ breadcrumb: [], level: 0, content: 'nothing', tokens: 1 }] },
+  ];
+
+  it('an evicted reader reads on for a search that still holds it, reopening its file', async () => {
     // One connection at most: opening a second package evicts the first while a search may still hold its reader.
     const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
     await store.install(await build('one', '1.0.0'));
     await store.install(await build('two', '1.0.0'));
     const all = await store.list();
-    const held = store.reader(all.find((p) => p.name === 'one') as (typeof all)[number]);
-    store.reader(all.find((p) => p.name === 'two') as (typeof all)[number]);
-    // Evicted, yet the search holding it reads on.
-    expect(await held.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).toHaveLength(1);
-    await store.close();
-    await expect(held.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).rejects.toThrow(/not open/);
-  });
-
-  it('are bounded: beyond maxOpenPackages the oldest retired one closes at once', async () => {
-    const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
-    for (const name of ['one', 'two', 'three']) await store.install(await build(name, '1.0.0'));
-    const all = await store.list();
     const open = (name: string) => store.reader(all.find((p) => p.name === name) as (typeof all)[number]);
-    const first = open('one');
-    const second = open('two'); // retires one
-    open('three'); // retires two: one, the oldest retired, closes now
-    await expect(first.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).rejects.toThrow(/not open/);
-    expect(await second.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).toHaveLength(1);
+    const held = open('one');
+    open('two');
+    expect(await held.search(cors, { limit: 5 })).toHaveLength(1);
+    await held.close();
+    await expect(held.search(cors, { limit: 5 })).rejects.toThrow(/not open/);
     await store.close();
   });
 
-  it('are closed before the package is removed', async () => {
+  it('an evicted reader of a package removed since says it is gone', async () => {
     const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
     await store.install(await build('one', '1.0.0'));
     await store.install(await build('two', '1.0.0'));
@@ -308,8 +302,41 @@ describe('readers the cache lets go of', () => {
     const held = store.reader(all.find((p) => p.name === 'one') as (typeof all)[number]);
     store.reader(all.find((p) => p.name === 'two') as (typeof all)[number]);
     await store.remove('one@1.0.0');
-    await expect(held.search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).rejects.toThrow(/not open/);
+    await expect(held.search(cors, { limit: 5 })).rejects.toMatchObject({ name: 'StoreError', code: 'gone' });
     await store.close();
+  });
+
+  it('a reader of a file another process replaced reads the old file on, and closes with the store', async () => {
+    const home = path.join(dir, 'home');
+    const store = new PackageStore(home, { maxOpenPackages: 1 });
+    const other = new PackageStore(home);
+    await store.install(await build('lib', '1.0.0'));
+    const current = async () => (await store.resolve('lib@1.0.0')) as { ok: true; value: InstalledPackage };
+    const held = store.reader((await current()).value);
+    await other.install(await build('lib', '1.0.0', nothing));
+    expect(await store.reader((await current()).value).search(cors, { limit: 5 })).toHaveLength(0);
+    // The search that began on the old file finishes on it.
+    expect(await held.search(cors, { limit: 5 })).toHaveLength(1);
+    await store.close();
+    await other.close();
+    await expect(held.search(cors, { limit: 5 })).rejects.toThrow(/not open/);
+  });
+
+  it('readers of replaced files wait in a bounded number: beyond maxOpenPackages the oldest closes at once', async () => {
+    const home = path.join(dir, 'home');
+    const store = new PackageStore(home, { maxOpenPackages: 1 });
+    const other = new PackageStore(home);
+    await store.install(await build('lib', '1.0.0'));
+    const current = async () => (await store.resolve('lib@1.0.0')) as { ok: true; value: InstalledPackage };
+    const first = store.reader((await current()).value);
+    await other.install(await build('lib', '1.0.0', nothing));
+    const second = store.reader((await current()).value); // retires first
+    await other.install(await build('lib', '1.0.0'));
+    store.reader((await current()).value); // retires second: first, the oldest, closes now
+    await expect(first.search(cors, { limit: 5 })).rejects.toThrow(/not open/);
+    expect(await second.search(cors, { limit: 5 })).toHaveLength(0);
+    await store.close();
+    await other.close();
   });
 });
 

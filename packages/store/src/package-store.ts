@@ -69,7 +69,7 @@ const RETIRED_READER_MS = 30_000;
 export class PackageStore {
   readonly dir: string;
   readonly #readers = new Map<string, { reader: PackageReader; mtimeMs: number; bytes: number }>();
-  /** Readers the cache let go of, oldest first, each with the timer that closes it after {@link RETIRED_READER_MS}. */
+  /** Readers of files replaced since they were opened, oldest first, each with the timer that closes it after {@link RETIRED_READER_MS}. */
   readonly #retired = new Map<PackageReader, NodeJS.Timeout>();
   #listing: { version: string; packages: InstalledPackage[] } | undefined;
   readonly #catalog: StoreCatalog;
@@ -337,28 +337,33 @@ export class PackageStore {
       this.#readers.delete(pkg.file);
       this.#retire(cached.reader);
     }
-    const database = openInstalled(pkg);
-    // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
-    try {
-      assertReadableFormat(database, formatPackageId(pkg));
-    } catch (error) {
-      database.close();
-      throw error;
-    }
-    const reader = new PackageReader(database, pkg.file, formatPackageId(pkg));
+    const open = () => {
+      const database = openInstalled(pkg);
+      // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
+      try {
+        assertReadableFormat(database, formatPackageId(pkg));
+      } catch (error) {
+        database.close();
+        throw error;
+      }
+      return database;
+    };
+    const reader = new PackageReader(open(), pkg.file, formatPackageId(pkg), open);
     this.#readers.set(pkg.file, { reader, mtimeMs: pkg.mtimeMs, bytes: pkg.bytes });
+    // The least recently used beyond the limit lets go of its connection; a search still holding it reopens it.
     for (const [file, entry] of this.#readers) {
       if (this.#readers.size <= this.#maxOpen) break;
       this.#readers.delete(file);
-      this.#retire(entry.reader);
+      entry.reader.evict();
     }
     return reader;
   }
 
   /**
-   * Closes a reader the cache let go of (evicted, or of a file replaced since) a while later rather than at once:
-   * a search running concurrently (the HTTP server answers many at a time) may hold it between two of its queries,
-   * and closing it under that search would fail it with "the database connection is not open".
+   * Closes a reader of a file replaced since it was opened a while later rather than at once: a search running
+   * concurrently (the HTTP server answers many at a time) may hold it between two of its queries, and closing it
+   * under that search would fail it with "the database connection is not open". (Not evicted and reopened: it
+   * would read the new file's rows in the middle of a search that began on the old one.)
    */
   #retire(reader: PackageReader): void {
     const timer = setTimeout(() => {
@@ -367,8 +372,7 @@ export class PackageStore {
     }, RETIRED_READER_MS);
     timer.unref();
     this.#retired.set(reader, timer);
-    // Bounded: a search over hundreds of libraries evicts dozens of readers a question, so the oldest retired
-    // (the one most surely done with) closes at once beyond maxOpenPackages, keeping connections and memory bounded.
+    // Bounded: beyond maxOpenPackages the oldest retired (the one most surely done with) closes at once.
     for (const [oldest, pending] of this.#retired) {
       if (this.#retired.size <= this.#maxOpen) break;
       clearTimeout(pending);
