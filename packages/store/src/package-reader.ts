@@ -174,8 +174,9 @@ export class PackageReader {
   #prepare(source: string): Database.Statement {
     let statement = this.#statements.get(source);
     if (!statement) {
-      // As better-sqlite3 says of a closed connection: a closed reader is never opened again.
-      if (this.#closed || (!this.#db && !this.#reopen)) throw new TypeError('The database connection is not open');
+      // As better-sqlite3 says of a closed connection: a closed reader is never opened again. Only an evicted one
+      // (which always has `reopen`) is without a connection while open.
+      if (this.#closed) throw new TypeError('The database connection is not open');
       this.#db ??= (this.#reopen as () => Database.Database)();
       statement = this.#db.prepare(source);
       this.#statements.set(source, statement);
