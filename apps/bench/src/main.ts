@@ -32,7 +32,7 @@ import { churn, type LoadResult, load, startServe } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
 import { benchMcpHttp } from './mcp-http.js';
-import { benchRealistic } from './realistic.js';
+import { benchRealistic, type ManyStats, manyRow } from './realistic.js';
 import { benchReplicas } from './replicas.js';
 import { benchStartup } from './startup.js';
 
@@ -312,12 +312,9 @@ async function main(): Promise<void> {
           process.env,
           true,
         ),
-      ) as Latency & { peakRssMb: number };
+      ) as ManyStats;
       many[n] = stats;
-      table.push([
-        `searchAll, ${n} libraries`,
-        `p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms, peak RSS ${stats.peakRssMb.toFixed(0)} MB`,
-      ]);
+      table.push([`searchAll, ${n} libraries`, manyRow(stats)]);
       await rm(dir, { recursive: true, force: true });
     }
     results.searchAllMany = many;

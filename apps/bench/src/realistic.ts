@@ -118,6 +118,24 @@ async function realisticStoreOf(
   await store.close();
 }
 
+/** What many.js prints: searchAll latency over a store and the memory it took. */
+export interface ManyStats {
+  readonly p50: number;
+  readonly p95: number;
+  readonly peakRssMb: number;
+  readonly anonRssMb?: number;
+  readonly fileRssMb?: number;
+}
+
+/** A table row of {@link ManyStats}. */
+export function manyRow(stats: ManyStats): string {
+  const split =
+    stats.anonRssMb === undefined || stats.fileRssMb === undefined
+      ? ''
+      : ` (at the end ${stats.anonRssMb.toFixed(0)} MB own + ${stats.fileRssMb.toFixed(0)} MB mapped files)`;
+  return `p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms, peak RSS ${stats.peakRssMb.toFixed(0)} MB${split}`;
+}
+
 /**
  * searchAll over the realistic store, and over stores of each of `sizes`
  * libraries made from it, each measured in a process of its own (many.js).
@@ -138,16 +156,9 @@ export async function benchRealistic(options: {
   const libraries = await realisticStore(options.root, options.corpus, dir);
   const results: Record<string, unknown> = { libraries, preparedMs: performance.now() - started };
   const measure = async (store: string, label: string, key: string) => {
-    const stats = JSON.parse(await runMany(store, options.queriesFile, options.runs)) as {
-      p50: number;
-      p95: number;
-      peakRssMb: number;
-    };
+    const stats = JSON.parse(await runMany(store, options.queriesFile, options.runs)) as ManyStats;
     results[key] = stats;
-    options.table.push([
-      label,
-      `p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms, peak RSS ${stats.peakRssMb.toFixed(0)} MB`,
-    ]);
+    options.table.push([label, manyRow(stats)]);
   };
   await measure(dir, `searchAll, realistic store (${libraries} libraries)`, String(libraries));
   for (const size of options.sizes.filter((n) => n > libraries)) {
