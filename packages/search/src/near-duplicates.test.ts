@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { demoteNearDuplicates } from './near-duplicates.js';
 
@@ -37,4 +38,43 @@ test('with sizes, items too far apart in size are never compared, and their text
   const out = demoteNearDuplicates(items, textOf, { threshold: 0.6, sizeOf: (item) => item.size });
   expect(out).toEqual([items[0], items[2], items[1]]);
   expect(read).not.toContain(items[2]?.text);
+});
+
+/** The check as first written: each text's 3-grams as a set of joined words, Jaccard over the sets. */
+function reference(items: readonly string[], threshold: number): string[] {
+  const grams = (text: string) => {
+    const words = text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w !== '');
+    return new Set(words.slice(2).map((w, i) => `${words[i]} ${words[i + 1]} ${w}`));
+  };
+  const jaccard = (a: Set<string>, b: Set<string>) => {
+    const shared = [...a].filter((g) => b.has(g)).length;
+    const union = a.size + b.size - shared;
+    return union === 0 ? 0 : shared / union;
+  };
+  const kept: string[] = [];
+  const repeats: string[] = [];
+  for (const item of items) {
+    const own = grams(item);
+    if (kept.some((k) => own.size >= 5 && jaccard(grams(k), own) >= threshold)) repeats.push(item);
+    else kept.push(item);
+  }
+  return [...kept, ...repeats];
+}
+
+test('moves the same items as a plain set-based Jaccard check, asked once or again (its grams then cached)', () => {
+  // Few words, so texts share many 3-grams, repeat some within themselves and land on both sides of the threshold.
+  const text = fc
+    .array(fc.constantFrom('fake', 'Fake', 'timers', 'vi'), { maxLength: 24 })
+    .map((words) => words.join(' '));
+  fc.assert(
+    fc.property(fc.array(text, { maxLength: 8 }), fc.constantFrom(0.2, 0.4, 0.6, 0.8, 1), (items, threshold) => {
+      const expected = reference(items, threshold);
+      expect(demoteNearDuplicates(items, (t) => t, { threshold })).toEqual(expected);
+      expect(demoteNearDuplicates(items, (t) => t, { threshold })).toEqual(expected);
+    }),
+    { numRuns: 300 },
+  );
 });

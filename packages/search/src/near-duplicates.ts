@@ -9,29 +9,66 @@ function wordHash(word: string): number {
   return (h >>> 0) % K;
 }
 
-/** Word 3-grams of a text: what two passages share when one repeats the other. */
-function shingles(text: string): Set<number> {
+/** Word 3-grams of a text, sorted, each once: what two passages share when one repeats the other. */
+function shingles(text: string): Float64Array {
   const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
-  const grams = new Set<number>();
+  const grams: number[] = [];
   let a = -1;
   let b = -1;
   for (const word of words) {
     if (word === '') continue;
     const c = wordHash(word);
-    if (a >= 0) grams.add(a + b * K + c * K * K);
+    if (a >= 0) grams.push(a + b * K + c * K * K);
     a = b;
     b = c;
+  }
+  const sorted = Float64Array.from(grams).sort();
+  let size = 0;
+  for (const gram of sorted) if (size === 0 || gram !== sorted[size - 1]) sorted[size++] = gram;
+  return sorted.slice(0, size);
+}
+
+/**
+ * Texts' 3-grams, by text: the sections that answer one question are mostly those that answered the last,
+ * and a package's text never changes. Bounded by the grams held (8 bytes each) and by the texts.
+ */
+const cached = new Map<string, Float64Array>();
+let cachedGrams = 0;
+const MAX_CACHED_GRAMS = 262_144;
+const MAX_CACHED_TEXTS = 1024;
+
+function cachedShingles(text: string): Float64Array {
+  let grams = cached.get(text);
+  if (!grams) {
+    grams = shingles(text);
+    if (cached.size >= MAX_CACHED_TEXTS || cachedGrams + grams.length > MAX_CACHED_GRAMS) {
+      cached.clear();
+      cachedGrams = 0;
+    }
+    cached.set(text, grams);
+    cachedGrams += grams.length;
   }
   return grams;
 }
 
-/** Jaccard similarity, or 0 when it cannot reach `threshold`: the smaller set bounds what is shared. */
-function similarity(a: ReadonlySet<number>, b: ReadonlySet<number>, threshold: number): number {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  if (small.size < threshold * large.size) return 0;
+/** Jaccard similarity of two sorted sets, or 0 when it cannot reach `threshold`: the smaller set bounds what is shared. */
+function similarity(a: Float64Array, b: Float64Array, threshold: number): number {
+  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
+  if (small.length < threshold * large.length) return 0;
   let shared = 0;
-  for (const gram of small) if (large.has(gram)) shared += 1;
-  const union = a.size + b.size - shared;
+  let i = 0;
+  let j = 0;
+  while (i < small.length && j < large.length) {
+    const x = small[i] as number;
+    const y = large[j] as number;
+    if (x === y) {
+      shared += 1;
+      i += 1;
+      j += 1;
+    } else if (x < y) i += 1;
+    else j += 1;
+  }
+  const union = a.length + b.length - shared;
   return union === 0 ? 0 : shared / union;
 }
 
@@ -54,11 +91,11 @@ export function demoteNearDuplicates<T>(
   options: { threshold: number; sizeOf?: (item: T) => number },
 ): T[] {
   const { threshold, sizeOf } = options;
-  const cache = new Map<T, Set<number>>();
+  const cache = new Map<T, Float64Array>();
   const gramsOf = (item: T) => {
     let grams = cache.get(item);
     if (!grams) {
-      grams = shingles(textOf(item));
+      grams = cachedShingles(textOf(item));
       cache.set(item, grams);
     }
     return grams;
@@ -75,7 +112,7 @@ export function demoteNearDuplicates<T>(
     const repeat = kept.some((k) => {
       if (!closeInSize(k, item)) return false;
       const grams = gramsOf(item);
-      return grams.size >= 5 && similarity(gramsOf(k), grams, threshold) >= threshold;
+      return grams.length >= 5 && similarity(gramsOf(k), grams, threshold) >= threshold;
     });
     if (repeat) repeats.push(item);
     else kept.push(item);

@@ -707,10 +707,10 @@ async function lexicalCandidates(
     const share = (weightOf(held[i] ?? []) / total) ** options.coverageExponent;
     // A section whose heading trail names the query's words is usually the one that answers it.
     // The trail is on the hit already, so it is read here rather than queried.
-    const trail = options.headingBoost > 0 ? indexTokens(h.breadcrumb.join(' ')) : [];
+    const trail = options.headingBoost > 0 ? trailTokens(h.breadcrumb) : [];
     const inTrail = terms.flatMap((term, t) => (tokensContain(trail, term) ? [t] : []));
     // A changelog's heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents.
-    const history = isHistoryPage(h.path, h.title);
+    const history = historyPage(h.path, h.title);
     const heading = history ? 1 : 1 + options.headingBoost * (weightOf(inTrail) / total);
     // A page many others link to is where the docs explain a thing; a copy of it for another dialect is not.
     const central = (1 + h.inboundLinks) ** options.linkWeight;
@@ -727,6 +727,37 @@ async function lexicalCandidates(
     );
   };
   return { hits, raw: withPage(own), plain: withPage(plainOwn), covered, held, counts };
+}
+
+/**
+ * Each heading trail's index tokens. A reader hands out one breadcrumb array per chunk while it keeps the
+ * chunk's fields (PackageReader), so the trails of the sections that answer question after question are
+ * tokenized once, and let go with the reader's cache.
+ */
+const trails = new WeakMap<readonly string[], readonly string[]>();
+
+function trailTokens(breadcrumb: readonly string[]): readonly string[] {
+  let tokens = trails.get(breadcrumb);
+  if (!tokens) {
+    tokens = indexTokens(breadcrumb.join(' '));
+    trails.set(breadcrumb, tokens);
+  }
+  return tokens;
+}
+
+/** isHistoryPage by page (path and title), for the pages recently ranked: at most {@link MAX_PAGES} of them. */
+const historyPages = new Map<string, boolean>();
+const MAX_PAGES = 4096;
+
+function historyPage(path: string, title: string): boolean {
+  const key = `${path}\0${title}`;
+  let history = historyPages.get(key);
+  if (history === undefined) {
+    history = isHistoryPage(path, title);
+    if (historyPages.size >= MAX_PAGES) historyPages.clear();
+    historyPages.set(key, history);
+  }
+  return history;
 }
 
 /**

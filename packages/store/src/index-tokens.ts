@@ -17,6 +17,22 @@ export function indexTokens(text: string): string[] {
     .filter((t) => t !== '');
 }
 
+/** Each alternative's tokens, by alternative: a search asks about the same few terms for every section it ranks. */
+const phrases = new Map<string, readonly string[]>();
+
+/** How many alternatives' tokens are kept: far more than one question asks about, and a few kilobytes. */
+const MAX_PHRASES = 256;
+
+function phraseTokens(alternative: string): readonly string[] {
+  let tokens = phrases.get(alternative);
+  if (!tokens) {
+    tokens = indexTokens(alternative);
+    if (phrases.size >= MAX_PHRASES) phrases.clear();
+    phrases.set(alternative, tokens);
+  }
+  return tokens;
+}
+
 /**
  * Whether the tokens hold the term: any of its alternatives, each read as a
  * phrase whose tokens must follow each other, as FTS5 reads a quoted string.
@@ -24,7 +40,7 @@ export function indexTokens(text: string): string[] {
 export function tokensContain(tokens: readonly string[], term: Term): boolean {
   const alternatives = typeof term === 'string' ? [term] : term;
   return alternatives.some((alternative) => {
-    const phrase = indexTokens(alternative);
+    const phrase = phraseTokens(alternative);
     if (phrase.length === 0) return false;
     for (let start = 0; start + phrase.length <= tokens.length; start++) {
       if (phrase.every((t, i) => tokens[start + i] === t)) return true;

@@ -124,6 +124,28 @@ interface ChunkRow {
   inbound_links: number;
 }
 
+/** A chunk's fields as a hit has them, but for the score. */
+type ChunkFields = Omit<ChunkHit, 'score'>;
+
+/** How many chunks' fields a reader keeps (a few hundred bytes each), about ten questions' worth of sections. */
+const MAX_CACHED_CHUNKS = 512;
+
+/** A hit with the fields of a chunk (kept in the reader's cache, so copied) and its score. */
+function withScore(f: ChunkFields, score: number): ChunkHit {
+  return {
+    id: f.id,
+    documentId: f.documentId,
+    ord: f.ord,
+    score,
+    path: f.path,
+    title: f.title,
+    breadcrumb: f.breadcrumb,
+    level: f.level,
+    tokens: f.tokens,
+    inboundLinks: f.inboundLinks,
+  };
+}
+
 /** Whether a similarity and id rank above `other`: higher similarity, then the lower id. */
 function beats(similarity: number, id: number, other: VectorHit): boolean {
   return similarity > other.similarity || (similarity === other.similarity && id < other.id);
@@ -158,6 +180,8 @@ export class PackageReader {
   #embedder: PackageEmbedder | null | undefined;
   #vectors: VectorMatrix | undefined;
   #stats: PackageStats | undefined;
+  /** Chunks' fields by id, as {@link search} and {@link chunkHits} return them (see #fields). */
+  readonly #chunkFields = new Map<number, ChunkFields>();
 
   /**
    * Reads go straight to prepared statements, each prepared once: they are
@@ -196,6 +220,7 @@ export class PackageReader {
       return;
     }
     this.#statements.clear();
+    this.#chunkFields.clear();
     this.#db?.close();
     this.#db = undefined;
   }
@@ -302,53 +327,75 @@ export class PackageReader {
 
   /** Chunks by id, as search hits with a BM25 score of 0 (they were found another way); unknown ids are absent. */
   async chunkHits(ids: readonly number[]): Promise<ChunkHit[]> {
-    const statement = this.#prepare(
-      `SELECT c.id, c.document_id, c.ord, d.path, d.title, c.breadcrumb, c.level, c.tokens, d.inbound_links
-       FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?`,
-    );
-    const hits: ChunkHit[] = [];
-    for (const id of new Set(ids)) {
-      const r = statement.get(id) as ChunkRow | undefined;
-      if (r) hits.push(this.#hit({ ...r, score: 0 }));
-    }
-    return hits;
+    const fields = this.#fields([...new Set(ids)]);
+    return [...fields.values()].map((f) => withScore(f, 0));
   }
 
-  /** Chunks matching `query`, best BM25 first. */
+  /** Chunks matching `query`, best BM25 first (ties by chunk id). */
   async search(query: TermQuery, options: { limit: number; weights?: ColumnWeights }): Promise<ChunkHit[]> {
     const expression = matchExpression(query);
     if (expression === undefined || options.limit <= 0) return [];
     const w = options.weights ?? {};
     const weights = [w.title ?? 1, w.headings ?? 1, w.heading ?? 1, w.body ?? 1];
-    const rows = this.#prepare(
-      `SELECT c.id, c.document_id, c.ord, best.score, d.path, d.title, c.breadcrumb, c.level, c.tokens, d.inbound_links
-       FROM (
-         -- Rank inside the index first, so only the best rows are joined.
-         SELECT rowid AS id, -bm25(chunks_fts, ?, ?, ?, ?) AS score FROM chunks_fts
-         WHERE chunks_fts MATCH ?
-         ORDER BY score DESC
-         LIMIT ?
-       ) AS best
-       JOIN chunks c ON c.id = best.id
-       JOIN documents d ON d.id = c.document_id
-       ORDER BY best.score DESC, c.id`,
-    ).all(...weights, expression, options.limit) as Array<ChunkRow & { score: number }>;
-    return rows.map((r) => this.#hit(r));
+    // Ranked inside the index alone: the chunks' other fields come from #fields, mostly without a query, since
+    // the same sections answer question after question.
+    const scored = this.#prepare(
+      `SELECT rowid, -bm25(chunks_fts, ?, ?, ?, ?) AS score FROM chunks_fts
+       WHERE chunks_fts MATCH ?
+       ORDER BY score DESC
+       LIMIT ?`,
+    )
+      .raw()
+      .all(...weights, expression, options.limit) as Array<[number, number]>;
+    scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const fields = this.#fields(scored.map(([id]) => id));
+    const hits: ChunkHit[] = [];
+    for (const [id, score] of scored) {
+      const f = fields.get(id);
+      // A row of the index without its chunk is left out, as a join would leave it.
+      if (f) hits.push(withScore(f, score));
+    }
+    return hits;
+  }
+
+  /**
+   * The stored fields of each chunk id (unknown ids are absent), checked once and kept while the reader holds
+   * its connection: a package file never changes once installed. At most {@link MAX_CACHED_CHUNKS} are kept,
+   * so a reader's memory stays small whatever it is asked.
+   */
+  #fields(ids: readonly number[]): Map<number, ChunkFields> {
+    const found = new Map<number, ChunkFields>();
+    let statement: Database.Statement | undefined;
+    for (const id of ids) {
+      let fields = this.#chunkFields.get(id);
+      if (!fields) {
+        statement ??= this.#prepare(
+          `SELECT c.id, c.document_id, c.ord, d.path, d.title, c.breadcrumb, c.level, c.tokens, d.inbound_links
+           FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?`,
+        );
+        const row = statement.get(id) as ChunkRow | undefined;
+        if (!row) continue;
+        fields = this.#checked(row);
+        if (this.#chunkFields.size >= MAX_CACHED_CHUNKS) this.#chunkFields.clear();
+        this.#chunkFields.set(id, fields);
+      }
+      found.set(id, fields);
+    }
+    return found;
   }
 
   // Installs check every row (package-content.ts); these checks guard the rows a search
   // reads against a file changed after it was installed, so bad data is named as such
   // rather than surfacing as a ranking function's complaint about its arguments.
 
-  #hit(r: ChunkRow & { score: number }): ChunkHit {
+  #checked(r: ChunkRow): ChunkFields {
     return {
       id: r.id,
       documentId: r.document_id,
       ord: this.#wholeNumber(r.ord, 0, 'ord', r.id),
-      score: r.score,
       path: this.#text(r.path, 'path', r.id),
       title: this.#text(r.title, 'title', r.id),
-      breadcrumb: this.#breadcrumb(r.breadcrumb, r.id),
+      breadcrumb: Object.freeze(this.#breadcrumb(r.breadcrumb, r.id)),
       level: this.#wholeNumber(r.level, 0, 'level', r.id, 6),
       tokens: this.#wholeNumber(r.tokens, 0, 'tokens', r.id),
       inboundLinks: this.#wholeNumber(r.inbound_links, 0, 'inbound_links', r.id),
@@ -475,6 +522,7 @@ export class PackageReader {
   async close(): Promise<void> {
     this.#closed = true;
     this.#statements.clear();
+    this.#chunkFields.clear();
     this.#db?.close();
     this.#db = undefined;
   }

@@ -294,6 +294,22 @@ describe('readers the cache lets go of', () => {
     await store.close();
   });
 
+  it('a reader answers alike when asked again and once evicted (the chunks it kept let go with the connection)', async () => {
+    const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
+    await store.install(await build('one', '1.0.0'));
+    await store.install(await build('two', '1.0.0'));
+    const all = await store.list();
+    const open = (name: string) => store.reader(all.find((p) => p.name === name) as (typeof all)[number]);
+    const held = open('one');
+    const first = await held.search(cors, { limit: 5 });
+    expect(first).toHaveLength(1);
+    expect(await held.search(cors, { limit: 5 })).toEqual(first);
+    expect(await held.chunkHits(first.map((h) => h.id))).toEqual(first.map((h) => ({ ...h, score: 0 })));
+    open('two');
+    expect(await held.search(cors, { limit: 5 })).toEqual(first);
+    await store.close();
+  });
+
   it('an evicted reader of a package removed since says it is gone', async () => {
     const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
     await store.install(await build('one', '1.0.0'));
