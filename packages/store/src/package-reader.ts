@@ -112,17 +112,8 @@ export function matchExpression(query: TermQuery): string | undefined {
   return parts.join(query.mode === 'all' ? ' AND ' : ' OR ');
 }
 
-interface ChunkRow {
-  id: number;
-  document_id: number;
-  ord: number;
-  path: string;
-  title: string;
-  breadcrumb: string;
-  level: number;
-  tokens: number;
-  inbound_links: number;
-}
+/** A chunk's row as #fields reads it: id, document_id, ord, path, title, breadcrumb, level, tokens, inbound_links. */
+type ChunkRow = [number, number, unknown, unknown, unknown, unknown, unknown, unknown, unknown];
 
 /** A chunk's fields as a hit has them, but for the score. */
 type ChunkFields = Omit<ChunkHit, 'score'>;
@@ -327,8 +318,12 @@ export class PackageReader {
 
   /** Chunks by id, as search hits with a BM25 score of 0 (they were found another way); unknown ids are absent. */
   async chunkHits(ids: readonly number[]): Promise<ChunkHit[]> {
-    const fields = this.#fields([...new Set(ids)]);
-    return [...fields.values()].map((f) => withScore(f, 0));
+    const unique = [...new Set(ids)];
+    const fields = this.#fields(unique);
+    return unique.flatMap((id) => {
+      const f = fields.get(id);
+      return f ? [withScore(f, 0)] : [];
+    });
   }
 
   /** Chunks matching `query`, best BM25 first (ties by chunk id). */
@@ -365,21 +360,25 @@ export class PackageReader {
    */
   #fields(ids: readonly number[]): Map<number, ChunkFields> {
     const found = new Map<number, ChunkFields>();
-    let statement: Database.Statement | undefined;
+    const missing: number[] = [];
     for (const id of ids) {
-      let fields = this.#chunkFields.get(id);
-      if (!fields) {
-        statement ??= this.#prepare(
-          `SELECT c.id, c.document_id, c.ord, d.path, d.title, c.breadcrumb, c.level, c.tokens, d.inbound_links
-           FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?`,
-        );
-        const row = statement.get(id) as ChunkRow | undefined;
-        if (!row) continue;
-        fields = this.#checked(row);
-        if (this.#chunkFields.size >= MAX_CACHED_CHUNKS) this.#chunkFields.clear();
-        this.#chunkFields.set(id, fields);
-      }
-      found.set(id, fields);
+      const fields = this.#chunkFields.get(id);
+      if (fields) found.set(id, fields);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return found;
+    // One statement for all that are missing: a statement per chunk costs more than the join it replaces.
+    const rows = this.#prepare(
+      `SELECT c.id, c.document_id, c.ord, d.path, d.title, c.breadcrumb, c.level, c.tokens, d.inbound_links
+       FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id IN (SELECT value FROM json_each(?))`,
+    )
+      .raw()
+      .all(JSON.stringify(missing)) as ChunkRow[];
+    if (this.#chunkFields.size + rows.length > MAX_CACHED_CHUNKS) this.#chunkFields.clear();
+    for (const row of rows) {
+      const fields = this.#checked(row);
+      this.#chunkFields.set(fields.id, fields);
+      found.set(fields.id, fields);
     }
     return found;
   }
@@ -388,17 +387,17 @@ export class PackageReader {
   // reads against a file changed after it was installed, so bad data is named as such
   // rather than surfacing as a ranking function's complaint about its arguments.
 
-  #checked(r: ChunkRow): ChunkFields {
+  #checked([id, documentId, ord, path, title, breadcrumb, level, tokens, inboundLinks]: ChunkRow): ChunkFields {
     return {
-      id: r.id,
-      documentId: r.document_id,
-      ord: this.#wholeNumber(r.ord, 0, 'ord', r.id),
-      path: this.#text(r.path, 'path', r.id),
-      title: this.#text(r.title, 'title', r.id),
-      breadcrumb: Object.freeze(this.#breadcrumb(r.breadcrumb, r.id)),
-      level: this.#wholeNumber(r.level, 0, 'level', r.id, 6),
-      tokens: this.#wholeNumber(r.tokens, 0, 'tokens', r.id),
-      inboundLinks: this.#wholeNumber(r.inbound_links, 0, 'inbound_links', r.id),
+      id,
+      documentId,
+      ord: this.#wholeNumber(ord, 0, 'ord', id),
+      path: this.#text(path, 'path', id),
+      title: this.#text(title, 'title', id),
+      breadcrumb: Object.freeze(this.#breadcrumb(breadcrumb, id)),
+      level: this.#wholeNumber(level, 0, 'level', id, 6),
+      tokens: this.#wholeNumber(tokens, 0, 'tokens', id),
+      inboundLinks: this.#wholeNumber(inboundLinks, 0, 'inbound_links', id),
     };
   }
 
