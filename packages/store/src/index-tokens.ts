@@ -38,13 +38,17 @@ function phraseTokens(alternative: string): readonly string[] {
  * phrase whose tokens must follow each other, as FTS5 reads a quoted string.
  */
 export function tokensContain(tokens: readonly string[], term: Term): boolean {
-  const alternatives = typeof term === 'string' ? [term] : term;
-  return alternatives.some((alternative) => {
-    const phrase = phraseTokens(alternative);
-    if (phrase.length === 0) return false;
-    for (let start = 0; start + phrase.length <= tokens.length; start++) {
-      if (phrase.every((t, i) => tokens[start + i] === t)) return true;
-    }
-    return false;
-  });
+  if (typeof term === 'string') return holdsPhrase(tokens, phraseTokens(term));
+  for (const alternative of term) if (holdsPhrase(tokens, phraseTokens(alternative))) return true;
+  return false;
+}
+
+/** Whether the tokens hold the phrase's tokens one after another (plain loops: this runs for every section ranked). */
+function holdsPhrase(tokens: readonly string[], phrase: readonly string[]): boolean {
+  if (phrase.length === 0) return false;
+  next: for (let start = 0; start + phrase.length <= tokens.length; start++) {
+    for (let i = 0; i < phrase.length; i++) if (tokens[start + i] !== phrase[i]) continue next;
+    return true;
+  }
+  return false;
 }
