@@ -304,6 +304,12 @@ function program(): Command {
       'with --http: host names a reverse proxy forwards (Host/Origin headers accepted)',
     )
     .option('--libs <library...>', 'serve only these libraries (name or name@version)')
+    .addOption(
+      new Option(
+        '--workers <n>',
+        'with --http: threads answering MCP and API requests (0 = the main thread; default: one per core, at most 4)',
+      ).argParser(wholeNumber),
+    )
     .option(
       '--embed <spec>',
       "query embedder for packages with vectors (default: $DOCS_EMBED, else each package's own)",

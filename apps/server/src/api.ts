@@ -16,9 +16,7 @@ export function sendJson(
   headers: Record<string, string> = {},
   head = false,
 ): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...API_HEADERS, 'Content-Length': String(Buffer.byteLength(text)), ...headers });
-  res.end(head ? undefined : text);
+  writeAnswer(res, json(status, body, headers, head));
 }
 
 /** Sends `{ "error": { code, message, … } }`. */
@@ -39,6 +37,14 @@ export function isApiPath(path: string): boolean {
 /** Statuses of a tool's answer that mean "what you named is not here": 404, with what is. */
 const NOT_FOUND = new Set(['no-packages', 'unknown-library', 'unknown-version', 'unknown-path']);
 
+/** An HTTP answer as data: what a worker thread hands back for the main thread to write. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** Absent for a HEAD request or an answer without a body; bytes when it crossed from a worker thread. */
+  readonly body?: string | Uint8Array;
+}
+
 /**
  * Answers a request under /api: GET /api/libraries, /api/search, /api/read
  * and /api/openapi.json. Each route parses its query with the input schema of
@@ -47,45 +53,67 @@ const NOT_FOUND = new Set(['no-packages', 'unknown-library', 'unknown-version', 
  * parameter; an unknown library or path a 404 that lists what there is.
  */
 export async function handleApi(req: IncomingMessage, res: ServerResponse, context: DocsToolContext): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const head = req.method === 'HEAD';
-  if (req.method !== 'GET' && !head) {
-    return sendApiError(
-      res,
+  writeAnswer(res, await answerApi(req.method ?? 'GET', req.url ?? '/', context));
+}
+
+/** Writes an answer made by answerApi or answerMcp. */
+export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
+  const { body } = answer;
+  const sized =
+    body === undefined || hasHeader(answer.headers, 'content-length')
+      ? answer.headers
+      : {
+          ...answer.headers,
+          'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+        };
+  res.writeHead(answer.status, sized);
+  res.end(body);
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
+
+/** handleApi's answer as data, from the request's method and URL alone (so a worker thread can make it). */
+export async function answerApi(method: string, requestUrl: string, context: DocsToolContext): Promise<HttpAnswer> {
+  const url = new URL(requestUrl, 'http://localhost');
+  const head = method === 'HEAD';
+  if (method !== 'GET' && !head) {
+    return apiError(
       405,
-      { code: 'method-not-allowed', message: `Method not allowed: the API answers GET, not ${req.method}` },
+      { code: 'method-not-allowed', message: `Method not allowed: the API answers GET, not ${method}` },
       { Allow: 'GET, HEAD' },
     );
   }
-  if (url.pathname === '/api/openapi.json') return sendJson(res, 200, openApiDocument(), {}, head);
+  if (url.pathname === '/api/openapi.json') return json(200, openApiDocument(), {}, head);
   const route = apiRoutes.find((r) => r.path === url.pathname);
   if (!route) {
     const paths = [...apiRoutes.map((r) => r.path), '/api/openapi.json'].join(', ');
-    return sendApiError(res, 404, { code: 'not-found', message: `Not found: the API's endpoints are ${paths}` });
+    return apiError(404, { code: 'not-found', message: `Not found: the API's endpoints are ${paths}` });
   }
   const params = readParams(route, url.searchParams);
-  if (!params.ok) return sendApiError(res, 400, { code: 'bad-request', message: params.message });
+  if (!params.ok) return apiError(400, { code: 'bad-request', message: params.message });
   const { tool, args } = route.plan(params.value);
   const parsed = tool.inputSchema.safeParse(args);
   if (!parsed.success) {
-    return sendApiError(res, 400, { code: 'bad-request', message: describeIssues(route, parsed.error) });
+    return apiError(400, { code: 'bad-request', message: describeIssues(route, parsed.error) });
   }
   let result: Awaited<ReturnType<DocsTool['handler']>>;
   try {
     result = await tool.handler(parsed.data as never, context);
   } catch (error) {
     context.onError?.(error, tool.name);
-    return sendApiError(res, ...explain(error));
+    return apiError(...explain(error));
   }
   const structured = result.structuredContent as Record<string, unknown> | undefined;
   if (!structured) {
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-    return sendApiError(res, 500, { code: 'internal', message: text });
+    return apiError(500, { code: 'internal', message: text });
   }
   const status = typeof structured.status === 'string' ? structured.status : 'ok';
   if (result.isError && NOT_FOUND.has(status)) {
     const { message, installed, suggestion, suggestions } = structured as ApiErrorBody;
-    return sendApiError(res, 404, {
+    return apiError(404, {
       code: status,
       message,
       ...(installed ? { installed } : {}),
@@ -93,7 +121,20 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, conte
       ...(suggestions ? { suggestions } : {}),
     });
   }
-  sendJson(res, 200, structured, {}, head);
+  return json(200, structured, {}, head);
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}, head = false): HttpAnswer {
+  const text = JSON.stringify(body);
+  return {
+    status,
+    headers: { ...API_HEADERS, 'Content-Length': String(Buffer.byteLength(text)), ...headers },
+    ...(head ? {} : { body: text }),
+  };
+}
+
+function apiError(status: number, error: ApiErrorBody, headers: Record<string, string> = {}): HttpAnswer {
+  return json(status, { error }, headers);
 }
 
 type Params = { ok: true; value: Map<string, string[] | string> } | { ok: false; message: string };

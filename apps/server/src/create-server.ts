@@ -59,8 +59,42 @@ export function serverVersion(): string {
  * await server.connect(new StdioServerTransport());
  */
 export async function createServer(options: ServerOptions = {}): Promise<DocsServer> {
-  const store = options.store ?? new PackageStore(resolveHome({ home: options.home }));
   const project = options.project;
+  return docsServer(options, project === undefined ? undefined : recentProjectVersions(project));
+}
+
+/**
+ * How long a version read from a project's node_modules is taken as current. get_docs asks for the library's
+ * version on every call, and reading it is a file opened in each folder up to the root (several when the library
+ * is not installed there): under load that was a tenth of a request's time. A second is short beside how often
+ * a project's installs change, and the store itself is read afresh on every call as before.
+ */
+const PROJECT_VERSION_FRESH_MS = 1000;
+
+/** installedVersion for one project, each answer kept for a second (see PROJECT_VERSION_FRESH_MS). */
+export function recentProjectVersions(
+  project: string,
+  freshMs = PROJECT_VERSION_FRESH_MS,
+): (name: string) => Promise<string | undefined> {
+  const recent = new Map<string, { at: number; version: Promise<string | undefined> }>();
+  return (name) => {
+    const now = performance.now();
+    const kept = recent.get(name);
+    if (kept && now - kept.at < freshMs) return kept.version;
+    // Bounded by the names asked about within a second, which are the installed libraries' names at most.
+    for (const [old, entry] of recent) if (now - entry.at >= freshMs) recent.delete(old);
+    const version = installedVersion(project, name);
+    recent.set(name, { at: now, version });
+    return version;
+  };
+}
+
+/** createServer with a project-version lookup that several servers share (the servers of a ServerPool). */
+export async function docsServer(
+  options: ServerOptions,
+  projectVersion: ((name: string) => Promise<string | undefined>) | undefined,
+): Promise<DocsServer> {
+  const store = options.store ?? new PackageStore(resolveHome({ home: options.home }));
   const server = new McpServer(
     { name: 'docs', title: 'docs: local documentation search', version: serverVersion() },
     { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: true } } },
@@ -69,7 +103,7 @@ export async function createServer(options: ServerOptions = {}): Promise<DocsSer
     store,
     ...(options.libraries && options.libraries.length > 0 ? { libraries: options.libraries } : {}),
     ...(options.models ? { models: options.models } : {}),
-    ...(project === undefined ? {} : { projectVersion: (name: string) => installedVersion(project, name) }),
+    ...(projectVersion === undefined ? {} : { projectVersion }),
     onError: (error, tool) => options.log?.(`${tool}: ${error instanceof Error ? error.message : String(error)}`),
   });
   const watcher = options.watch

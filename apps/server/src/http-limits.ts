@@ -1,5 +1,6 @@
-import type { IncomingMessage, ServerOptions as NodeServerOptions, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerOptions as NodeServerOptions, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { HttpAnswer } from './api.js';
 
 /** What one client may cost the HTTP server. Every limit has a default; tests and operators may tighten them. */
 export interface HttpLimits {
@@ -103,54 +104,17 @@ export function batchRefusal(body: unknown, limits: ResolvedLimits): string | un
 export type TooLarge = (bytes: number, limit: number) => { status: number; body: unknown };
 
 /**
- * Holds a response (status, headers and body) until it ends, and replaces one
- * whose body passes `maxResponseBytes` with `tooLarge`'s error. Both /mcp (JSON
- * answers only: nothing streams) and /api answer whole bodies, so holding
- * them costs at most the limit; past it the body is only counted.
+ * The answer, or `tooLarge`'s error in its place when its body passes `maxResponseBytes`. Both /mcp (JSON answers
+ * only: nothing streams) and /api make whole answers before anything is sent, so this is a look at their size.
  */
-export function boundResponse(res: ServerResponse, limits: ResolvedLimits, tooLarge: TooLarge): void {
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  const limit = limits.maxResponseBytes;
-  let head: unknown[] | undefined;
-  let held: Buffer[] = [];
-  let size = 0;
-  const hold = (chunk: unknown, encoding: unknown) => {
-    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const bytes =
-      typeof chunk === 'string'
-        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk as Uint8Array);
-    size += bytes.byteLength;
-    // Past the limit the answer will be replaced: count it, do not keep it.
-    if (size > limit) held = [];
-    else held.push(bytes);
+export function boundAnswer(answer: HttpAnswer, limits: ResolvedLimits, tooLarge: TooLarge): HttpAnswer {
+  const body = answer.body;
+  const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  if (size <= limits.maxResponseBytes) return answer;
+  const refusal = tooLarge(size, limits.maxResponseBytes);
+  return {
+    status: refusal.status,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(refusal.body),
   };
-  const callbackOf = (args: unknown[]) => args.find((a) => typeof a === 'function') as (() => void) | undefined;
-  Object.assign(res, {
-    writeHead: (...args: unknown[]) => {
-      head = args;
-      return res;
-    },
-    flushHeaders: () => undefined,
-    write: (chunk: unknown, ...rest: unknown[]) => {
-      hold(chunk, rest[0]);
-      const callback = callbackOf(rest);
-      if (callback) process.nextTick(callback);
-      return true;
-    },
-    end: (...args: unknown[]) => {
-      hold(args[0], args[1]);
-      const callback = callbackOf(args);
-      if (size > limit) {
-        const refusal = tooLarge(size, limit);
-        const body = JSON.stringify(refusal.body);
-        res.removeHeader('Content-Length');
-        writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-        return end(body, callback);
-      }
-      if (head) writeHead(...head);
-      return end(Buffer.concat(held), callback);
-    },
-  });
 }

@@ -1,21 +1,20 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PackageStore, resolveHome } from '@docs/store';
-import { handleApi, isApiPath, sendApiError } from './api.js';
+import { isApiPath, sendApiError, writeAnswer } from './api.js';
 import type { ServerOptions } from './create-server.js';
 import { ServerError } from './errors.js';
 import { allowedHostnames, isLoopback, refusal, urlHost } from './http-guard.js';
 import {
   answerClientErrors,
   batchRefusal,
-  boundResponse,
+  boundAnswer,
   type HttpLimits,
   limitConnections,
   resolveLimits,
   serverOptions,
 } from './http-limits.js';
+import { mcpHeaders, requestHandler } from './request-handler.js';
 import { type RunningServer, runningServer } from './running.js';
-import { ServerPool } from './server-pool.js';
 import { isWebPath, serveWeb } from './web.js';
 
 /** The port `docs serve --http` listens on when none is given. */
@@ -35,6 +34,11 @@ export interface HttpServerOptions extends Omit<ServerOptions, 'store' | 'watch'
   readonly maxBodyBytes?: number;
   /** Timeouts, connections, batch size and answer size (see HttpLimits). @default each limit's default */
   readonly limits?: HttpLimits;
+  /**
+   * Worker threads that answer MCP and API requests, each over a store of its own, so searches run on every core;
+   * 0 answers them on the main thread. @default the machine's parallelism, at most 4 (0 on one core)
+   */
+  readonly workers?: number;
 }
 
 /** A running HTTP server. */
@@ -46,9 +50,10 @@ export interface RunningHttpServer extends RunningServer {
 }
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp`, statelessly: each POST gets a
- * transport of its own and a server from a pool over the shared store; the JSON API under `/api/` (api.ts) and
- * the web page at `/` (web.ts). Before a request reaches MCP or the API its Host
+ * Serves MCP over Streamable HTTP at `/mcp`, statelessly (each POST gets a
+ * transport of its own and a server from a pool), the JSON API under `/api/` (api.ts) and
+ * the web page at `/` (web.ts). MCP and API requests are answered on worker threads (`workers`), each with a
+ * store of its own; this thread does the HTTP. Before a request reaches MCP or the API its Host
  * and Origin are checked (403, against DNS rebinding), then its bearer token
  * when one is set (401), then its size (413). The limits of HttpLimits bound
  * what one client may cost: slow requests are cut off (408), connections beyond
@@ -69,24 +74,16 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   }
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const allowed = allowedHostnames(host, options.allowedHosts);
-  const store = new PackageStore(resolveHome({ home: options.home }));
   const log = options.log;
   const limits = resolveLimits(options.limits);
-  const pool = new ServerPool({
-    store,
+  const handler = await requestHandler({
+    ...(options.home ? { home: options.home } : {}),
     ...(options.libraries ? { libraries: options.libraries } : {}),
     ...(options.models ? { models: options.models } : {}),
     ...(options.project ? { project: options.project } : {}),
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
     ...(log ? { log } : {}),
   });
-  // Loaded here, not at the top, so `docs serve` over stdio does not pay for the HTTP transport.
-  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-
-  const api = {
-    store,
-    ...(options.libraries ? { libraries: options.libraries } : {}),
-    ...(log ? { onError: logError(log) } : {}),
-  };
 
   let overLimit: (req: IncomingMessage) => boolean = () => false;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -109,11 +106,14 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     }
     if (isWebPath(path)) return serveWeb(req, res, path);
     if (isApiPath(path)) {
-      boundResponse(res, limits, (bytes, limit) => ({
-        status: 500,
-        body: { error: { code: 'too-large', message: tooLargeMessage(bytes, limit) } },
-      }));
-      return handleApi(req, res, api);
+      const answer = await handler.api(req.method ?? 'GET', req.url ?? '/');
+      return writeAnswer(
+        res,
+        boundAnswer(answer, limits, (bytes, limit) => ({
+          status: 500,
+          body: { error: { code: 'too-large', message: tooLargeMessage(bytes, limit) } },
+        })),
+      );
     }
     if (path !== '/mcp') return reply(res, 404, 'Not found: MCP is at /mcp, the JSON API under /api/, the page at /');
     if (req.method !== 'POST') {
@@ -123,18 +123,14 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     if (!body.ok) return reply(res, body.status, body.message, body.status === 413 ? { Connection: 'close' } : {});
     const batch = batchRefusal(body.value, limits);
     if (batch) return reply(res, 400, batch, {}, -32600);
-    boundResponse(res, limits, (bytes, limit) => ({
-      status: 500,
-      body: { jsonrpc: '2.0', error: { code: -32000, message: tooLargeMessage(bytes, limit) }, id: null },
-    }));
-    const docs = await pool.acquire();
-    // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close().finally(() => pool.release(docs));
-    });
-    await docs.server.connect(transport);
-    await transport.handleRequest(req, res, body.value);
+    const answer = await handler.mcp(body.value, mcpHeaders(req.headers));
+    writeAnswer(
+      res,
+      boundAnswer(answer, limits, (bytes, limit) => ({
+        status: 500,
+        body: { jsonrpc: '2.0', error: { code: -32000, message: tooLargeMessage(bytes, limit) }, id: null },
+      })),
+    );
   };
 
   const http = createHttpServer(serverOptions(limits), (req, res) => {
@@ -161,15 +157,10 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       http.close(() => resolve());
       http.closeAllConnections();
     });
-    await pool.close();
-    await store.close();
+    await handler.close();
   });
   const origin = `http://${urlHost(reachable)}:${port}`;
   return { ...running, url: `${origin}/mcp`, pageUrl: `${origin}/` };
-}
-
-function logError(log: (line: string) => void) {
-  return (error: unknown, tool: string) => log(`${tool}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 function tooLargeMessage(bytes: number, limit: number): string {

@@ -1,4 +1,4 @@
-import { createServer, type DocsServer, type ServerOptions } from './create-server.js';
+import { type DocsServer, docsServer, recentProjectVersions, type ServerOptions } from './create-server.js';
 
 /**
  * MCP servers for stateless HTTP requests, reused. A stateless request still
@@ -13,17 +13,19 @@ export class ServerPool {
   readonly #options: ServerOptions;
   readonly #idle: DocsServer[] = [];
   readonly #maxIdle: number;
+  readonly #projectVersion: ((name: string) => Promise<string | undefined>) | undefined;
   #closed = false;
 
   constructor(options: ServerOptions, maxIdle = 32) {
     this.#options = options;
     this.#maxIdle = maxIdle;
+    this.#projectVersion = options.project === undefined ? undefined : recentProjectVersions(options.project);
   }
 
   /** A server connected to no transport, its tools' descriptions naming the libraries installed now. */
   async acquire(): Promise<DocsServer> {
     const idle = this.#idle.pop();
-    if (!idle) return createServer(this.#options);
+    if (!idle) return docsServer(this.#options, this.#projectVersion);
     await idle.refresh();
     return idle;
   }

@@ -13,6 +13,8 @@ export interface ServeOptions {
   /** Host names a reverse proxy puts in the Host header, accepted besides the bound address. */
   readonly allowedHost?: string[];
   readonly libs?: string[];
+  /** With --http: worker threads answering requests. */
+  readonly workers?: number;
   readonly embed?: string;
   readonly rerank?: string;
   /** The project whose installed versions a bare name means; the working directory by default. */
@@ -27,6 +29,9 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions, globals: GlobalOptions): Promise<void> {
   if (options.http === undefined && (options.host !== undefined || options.token !== undefined)) {
     throw new UsageError('--host and --token apply to HTTP: add --http [port]');
+  }
+  if (options.http === undefined && options.workers !== undefined) {
+    throw new UsageError('--workers applies to HTTP: add --http [port]');
   }
   if (options.http === undefined && options.allowedHost !== undefined) {
     throw new UsageError('--allowed-host applies to HTTP: add --http [port]');
@@ -59,6 +64,7 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
         ...(options.host ? { host: options.host } : {}),
         ...(token ? { token } : {}),
         ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
+        ...(options.workers === undefined ? {} : { workers: options.workers }),
       });
       log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}`);
       log(`Web page at ${http.pageUrl}, JSON API at ${http.pageUrl}api/`);

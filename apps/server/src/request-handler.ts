@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { ModelSpecs, SearchModels } from '@docs/search';
+import { PackageStore, resolveHome } from '@docs/store';
+import { answerApi, type HttpAnswer } from './api.js';
+import type { ServerOptions } from './create-server.js';
+import { ServerPool } from './server-pool.js';
+import { WorkerPool } from './worker-pool.js';
+
+/**
+ * What answers the requests that reach MCP or the JSON API once the HTTP layer has let them through (Host,
+ * Origin, token, size and limits are the HTTP layer's): on this thread, or on worker threads.
+ */
+export interface RequestHandler {
+  /** Answers a JSON-RPC POST to /mcp: `message` is its parsed body, `headers` the ones MCP reads. */
+  mcp(message: unknown, headers: Readonly<Record<string, string>>): Promise<HttpAnswer>;
+  /** Answers a request under /api/. */
+  api(method: string, url: string): Promise<HttpAnswer>;
+  close(): Promise<void>;
+}
+
+/** What a request handler serves: ServerOptions without a shared store or a watcher (each handler opens its own). */
+export type HandlerOptions = Omit<ServerOptions, 'store' | 'watch'>;
+
+/** The request headers MCP's Streamable HTTP transport reads; the others are the HTTP layer's. */
+const MCP_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;
+
+/** The headers of a request that MCP's transport reads, as a worker thread can receive them. */
+export function mcpHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of MCP_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) picked[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return picked;
+}
+
+/**
+ * Answers requests on this thread, over a store of its own. MCP requests are answered statelessly: each gets a
+ * transport of its own and a server from a pool (see ServerPool), and its whole JSON answer as data, so the same
+ * code runs on a worker thread and its answer crosses to the main thread as a string.
+ */
+export async function localHandler(options: HandlerOptions): Promise<RequestHandler> {
+  const store = new PackageStore(resolveHome({ home: options.home }));
+  const log = options.log;
+  const pool = new ServerPool({
+    store,
+    ...(options.libraries ? { libraries: options.libraries } : {}),
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.project ? { project: options.project } : {}),
+    ...(log ? { log } : {}),
+  });
+  // Loaded here, not at the top, so `docs serve` over stdio does not pay for the HTTP transport. The web-standard
+  // transport, not the Node one: the body is parsed already and the answer is wanted whole, so converting the
+  // Node request and response to web ones (what the Node transport does) would only cost time.
+  const { WebStandardStreamableHTTPServerTransport } = await import(
+    '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+  );
+  const api = {
+    store,
+    ...(options.libraries ? { libraries: options.libraries } : {}),
+    ...(log
+      ? {
+          onError: (error: unknown, tool: string) =>
+            log(`${tool}: ${error instanceof Error ? error.message : String(error)}`),
+        }
+      : {}),
+  };
+  return {
+    async mcp(message, headers) {
+      const docs = await pool.acquire();
+      // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+      try {
+        await docs.server.connect(transport);
+        const request = new Request('http://localhost/mcp', { method: 'POST', headers });
+        const response = await transport.handleRequest(request, { parsedBody: message });
+        const body = await response.text();
+        return { status: response.status, headers: Object.fromEntries(response.headers), ...(body ? { body } : {}) };
+      } finally {
+        await transport.close();
+        pool.release(docs);
+      }
+    },
+    api: (method, url) => answerApi(method, url, api),
+    async close() {
+      await pool.close();
+      await store.close();
+    },
+  };
+}
+
+/** Options of requestHandler. */
+export interface RequestHandlerOptions extends HandlerOptions {
+  /** Worker threads answering requests; 0 answers them on this thread. @default the machine's parallelism, at most 4 (0 on one core) */
+  readonly workers?: number;
+}
+
+/** The worker threads used when none are asked for: one per core up to 4; none on a single core, where they only add a hop. */
+export function defaultWorkers(): number {
+  const cores = availableParallelism();
+  return cores < 2 ? 0 : Math.min(cores, 4);
+}
+
+/**
+ * Answers requests on worker threads, so searches use every core: each worker has its own store (and so its own
+ * readers, which see packages added and removed as any reader does) and its own servers. On this thread instead
+ * when no workers are asked for, when the models given cannot be opened again in a worker (only ones from
+ * openModels carry the specs to do so), or when running from TypeScript sources (tests), where there is no
+ * compiled worker to start.
+ */
+export async function requestHandler(options: RequestHandlerOptions): Promise<RequestHandler> {
+  const { workers = defaultWorkers(), ...handlerOptions } = options;
+  const script = fileURLToPath(new URL('./request-worker.js', import.meta.url));
+  const specs = options.models === undefined ? undefined : modelSpecsOf(options.models);
+  if (workers < 1 || (options.models !== undefined && specs === undefined) || !existsSync(script)) {
+    return localHandler(handlerOptions);
+  }
+  const { models: _models, log, ...plain } = handlerOptions;
+  return WorkerPool.start(script, workers, { ...plain, ...(specs ? { models: specs } : {}) }, log);
+}
+
+/** The specs a worker can open the same models from, when `models` came from openModels. */
+function modelSpecsOf(models: SearchModels): ModelSpecs | undefined {
+  const specs = (models as { specs?: ModelSpecs }).specs;
+  return specs !== undefined && typeof specs === 'object' ? specs : undefined;
+}

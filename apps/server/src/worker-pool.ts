@@ -1,0 +1,150 @@
+import { Worker } from 'node:worker_threads';
+import type { ModelSpecs } from '@docs/search';
+import type { HttpAnswer } from './api.js';
+import type { HandlerOptions, RequestHandler } from './request-handler.js';
+
+/** What a worker is started with: plain data, as a thread receives it. */
+export interface WorkerSetup extends Omit<HandlerOptions, 'models' | 'log'> {
+  /** The models to open in the worker, from the specs the main thread's were opened from. */
+  readonly models?: ModelSpecs;
+}
+
+export type WorkerRequest =
+  | { readonly kind: 'mcp'; readonly id: number; readonly message: unknown; readonly headers: Record<string, string> }
+  | { readonly kind: 'api'; readonly id: number; readonly method: string; readonly url: string }
+  | { readonly kind: 'close' };
+
+export type WorkerReply =
+  | { readonly ready: true }
+  | { readonly log: string }
+  | { readonly id: number; readonly answer: HttpAnswer }
+  | { readonly id: number; readonly error: string };
+
+interface Waiting {
+  resolve(answer: HttpAnswer): void;
+  reject(error: Error): void;
+}
+
+/** One worker thread and the requests it has not answered yet. */
+interface Slot {
+  worker: Worker;
+  readonly waiting: Map<number, Waiting>;
+}
+
+/**
+ * Worker threads answering MCP and API requests (request-worker.ts), so `docs serve --http` searches on every
+ * core: one Node thread answering 20 clients queues each request behind the others. A request goes to the worker
+ * with the fewest requests in flight. A worker that fails fails only the requests it held and is replaced.
+ */
+export class WorkerPool implements RequestHandler {
+  readonly #script: string;
+  readonly #setup: WorkerSetup;
+  readonly #log: ((line: string) => void) | undefined;
+  readonly #slots: Slot[] = [];
+  #nextId = 0;
+  #closing: Promise<void> | undefined;
+
+  private constructor(script: string, setup: WorkerSetup, log: ((line: string) => void) | undefined) {
+    this.#script = script;
+    this.#setup = setup;
+    this.#log = log;
+  }
+
+  /** Starts `size` workers and waits until each is ready, so a worker that cannot start fails the server's start. */
+  static async start(
+    script: string,
+    size: number,
+    setup: WorkerSetup,
+    log?: (line: string) => void,
+  ): Promise<WorkerPool> {
+    const pool = new WorkerPool(script, setup, log);
+    const starting = Array.from({ length: size }, () => pool.#spawn());
+    try {
+      await Promise.all(starting);
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  mcp(message: unknown, headers: Readonly<Record<string, string>>): Promise<HttpAnswer> {
+    return this.#send((id) => ({ kind: 'mcp', id, message, headers: { ...headers } }));
+  }
+
+  api(method: string, url: string): Promise<HttpAnswer> {
+    return this.#send((id) => ({ kind: 'api', id, method, url }));
+  }
+
+  /** Asks each worker to close its store, then ends it (at once if it has not within 2 s). */
+  close(): Promise<void> {
+    this.#closing ??= Promise.all(
+      this.#slots.map(async ({ worker }) => {
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        worker.postMessage({ kind: 'close' } satisfies WorkerRequest);
+        const late = setTimeout(() => void worker.terminate(), 2000);
+        await exited;
+        clearTimeout(late);
+      }),
+    ).then(() => undefined);
+    return this.#closing;
+  }
+
+  #send(request: (id: number) => WorkerRequest): Promise<HttpAnswer> {
+    if (this.#closing) return Promise.reject(new Error('the server is closing'));
+    const id = this.#nextId++;
+    // The least busy worker, ties taken in turn: a client asking one question at a time warms every worker's readers.
+    const count = this.#slots.length;
+    let slot = this.#slots[id % count];
+    if (!slot) return Promise.reject(new Error('no request worker is running (each failed to start again)'));
+    for (let i = 1; i < count; i++) {
+      const other = this.#slots[(id + i) % count] as Slot;
+      if (other.waiting.size < slot.waiting.size) slot = other;
+    }
+    const chosen = slot;
+    return new Promise((resolve, reject) => {
+      chosen.waiting.set(id, { resolve, reject });
+      chosen.worker.postMessage(request(id));
+    });
+  }
+
+  /** Starts a worker into a new slot; settles when it is ready, or rejects if it fails before. */
+  #spawn(): Promise<void> {
+    // Workers inherit the process's Node flags; --input-type (from `node -e`) would stop a file worker starting.
+    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+    const slot: Slot = { worker: new Worker(this.#script, { workerData: this.#setup, execArgv }), waiting: new Map() };
+    this.#slots.push(slot);
+    return new Promise((ready, failed) => {
+      let started = false;
+      slot.worker.on('message', (reply: WorkerReply) => {
+        if ('ready' in reply) {
+          started = true;
+          ready();
+        } else if ('log' in reply) {
+          this.#log?.(reply.log);
+        } else {
+          const waiting = slot.waiting.get(reply.id);
+          slot.waiting.delete(reply.id);
+          if ('answer' in reply) waiting?.resolve(reply.answer);
+          else waiting?.reject(new Error(reply.error));
+        }
+      });
+      const lost = (error: Error) => {
+        for (const waiting of slot.waiting.values()) waiting.reject(error);
+        slot.waiting.clear();
+        const index = this.#slots.indexOf(slot);
+        if (index >= 0) this.#slots.splice(index, 1);
+        if (!started) return failed(error);
+        if (this.#closing) return;
+        this.#log?.(`a request worker stopped (${error.message}); starting another`);
+        this.#spawn().catch((again: unknown) =>
+          this.#log?.(`a request worker could not start again: ${String(again)}`),
+        );
+      };
+      slot.worker.on('error', lost);
+      slot.worker.on('exit', (code) => {
+        if (this.#slots.includes(slot)) lost(new Error(`the request worker exited with code ${code}`));
+      });
+    });
+  }
+}
