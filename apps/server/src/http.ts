@@ -47,6 +47,8 @@ export interface RunningHttpServer extends RunningServer {
   readonly url: string;
   /** The web page, e.g. `http://127.0.0.1:7800/`; the JSON API is under its `api/`. */
   readonly pageUrl: string;
+  /** The worker threads answering MCP and API requests; 0 when the main thread does. */
+  readonly workers: number;
 }
 
 /**
@@ -160,7 +162,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     await handler.close();
   });
   const origin = `http://${urlHost(reachable)}:${port}`;
-  return { ...running, url: `${origin}/mcp`, pageUrl: `${origin}/` };
+  return { ...running, url: `${origin}/mcp`, pageUrl: `${origin}/`, workers: handler.workers };
 }
 
 function tooLargeMessage(bytes: number, limit: number): string {

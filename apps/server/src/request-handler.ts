@@ -13,6 +13,8 @@ import { WorkerPool } from './worker-pool.js';
  * Origin, token, size and limits are the HTTP layer's): on this thread, or on worker threads.
  */
 export interface RequestHandler {
+  /** The worker threads answering; 0 when this thread does. */
+  readonly workers: number;
   /** Answers a JSON-RPC POST to /mcp: `message` is its parsed body, `headers` the ones MCP reads. */
   mcp(message: unknown, headers: Readonly<Record<string, string>>): Promise<HttpAnswer>;
   /** Answers a request under /api/. */
@@ -68,6 +70,7 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
       : {}),
   };
   return {
+    workers: 0,
     async mcp(message, headers) {
       const docs = await pool.acquire();
       // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.

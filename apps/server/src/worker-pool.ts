@@ -68,6 +68,11 @@ export class WorkerPool implements RequestHandler {
     return pool;
   }
 
+  /** The workers running now (one that failed is counted again once its replacement has started). */
+  get workers(): number {
+    return this.#slots.length;
+  }
+
   mcp(message: unknown, headers: Readonly<Record<string, string>>): Promise<HttpAnswer> {
     return this.#send((id) => ({ kind: 'mcp', id, message, headers: { ...headers } }));
   }

@@ -66,7 +66,8 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
         ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
         ...(options.workers === undefined ? {} : { workers: options.workers }),
       });
-      log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}`);
+      const threads = http.workers > 0 ? ` (${http.workers} worker threads)` : '';
+      log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}${threads}`);
       log(`Web page at ${http.pageUrl}, JSON API at ${http.pageUrl}api/`);
       running = http;
     }

@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PackageStore, writePackage } from '@docs/store';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { callTool, installTestPackage, testPackages } from './__tests__/fixtures.js';
+import { type RunningHttpServer, startHttpServer } from './index.js';
+
+// Worker threads exist only in the built server (the worker is a compiled file), so `docs serve --http --workers 2`
+// runs from the built CLI in a process of its own, and its answers are compared with a server answering on this
+// thread (from the sources, workers: 0) over the same store.
+const bin = fileURLToPath(new URL('../../cli/dist/bin.js', import.meta.url));
+let dir: string;
+let home: string;
+let child: ChildProcess;
+let workersUrl: string;
+let workersLog = '';
+let inline: RunningHttpServer;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'docs-workers-'));
+  home = path.join(dir, 'home');
+  for (const name of ['webframe', 'apiframe', 'testlib'] as const) await installTestPackage(home, name);
+  child = spawn(process.execPath, [bin, 'serve', '--http', '0', '--workers', '2', '--home', home], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  workersUrl = await new Promise<string>((resolve, reject) => {
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      workersLog += chunk;
+      const url = /ready at (http:\/\/\S+)/.exec(workersLog)?.[1];
+      if (url) resolve(url);
+    });
+    child.on('exit', (code) => reject(new Error(`docs serve exited ${code}: ${workersLog}`)));
+  });
+  inline = await startHttpServer({ home, port: 0, workers: 0 });
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await inline?.close();
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'workers-test', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  clients.push(client);
+  return client;
+}
+
+it('says how many worker threads answer, and the in-process server none', () => {
+  expect(workersLog).toContain('(2 worker threads)');
+  expect(inline.workers).toBe(0);
+});
+
+it('answers every tool over MCP exactly as a server answering on its own thread', async () => {
+  const [threaded, local] = await Promise.all([connect(workersUrl), connect(inline.url)]);
+  const calls: [string, Record<string, unknown>][] = [
+    ['list_libraries', {}],
+    ['get_docs', { library: 'webframe', topic: 'cors middleware' }],
+    ['get_docs', { library: 'testlib', topic: 'fake timers', format: 'index' }],
+    ['get_docs', { library: 'nosuchlib', topic: 'cors' }],
+    ['search_all', { topic: 'enable cors' }],
+    ['search_all', { topic: 'timers', libraries: ['testlib', 'apiframe'] }],
+    ['read_doc', { library: 'apiframe', path: 'middleware/cors.md' }],
+  ];
+  for (const [name, args] of calls) {
+    // Twice each: requests go to the two workers in turn, and both must answer alike.
+    for (let round = 0; round < 2; round++) {
+      const [a, b] = await Promise.all([callTool(threaded, name, args), callTool(local, name, args)]);
+      expect(a, `${name} ${JSON.stringify(args)}`).toEqual(b);
+    }
+  }
+  expect((await callTool(threaded, 'get_docs', { library: 'webframe', topic: 'cors' })).text).toContain(
+    'Enable CORS in webframe',
+  );
+});
+
+it('answers the JSON API byte for byte as the in-process server, errors included', async () => {
+  const origin = new URL(workersUrl).origin;
+  for (const query of [
+    '/api/search?q=cors',
+    '/api/search?q=timers&library=testlib',
+    '/api/search?q=cors&library=nosuchlib',
+    '/api/search?q=cors&limit=abc',
+    '/api/libraries',
+    '/api/read?library=webframe&path=middleware/cors.md',
+  ]) {
+    const [a, b] = await Promise.all([fetch(origin + query), fetch(new URL(inline.pageUrl).origin + query)]);
+    expect(a.status, query).toBe(b.status);
+    expect(a.headers.get('content-type'), query).toBe(b.headers.get('content-type'));
+    expect(await a.text(), query).toBe(await b.text());
+  }
+});
+
+it('sees a package installed and removed while it serves, on every worker', async () => {
+  const client = await connect(workersUrl);
+  const listed = async () => {
+    // Four calls in a row reach both workers (each takes its turn when neither is busy).
+    const names = [];
+    for (let i = 0; i < 4; i++) {
+      const answer = await callTool(client, 'get_docs', { library: 'latecomer', topic: 'cors' });
+      names.push(answer.isError ? 'missing' : 'found');
+    }
+    return names;
+  };
+  expect(await listed()).toEqual(['missing', 'missing', 'missing', 'missing']);
+  const file = path.join(dir, 'latecomer@1.0.0.db');
+  const { documents } = testPackages.webframe;
+  await writePackage(file, { name: 'latecomer', version: '1.0.0' }, documents);
+  const store = new PackageStore(home);
+  await store.install(file);
+  expect(await listed()).toEqual(['found', 'found', 'found', 'found']);
+  await store.remove('latecomer@1.0.0');
+  await store.close();
+  expect(await listed()).toEqual(['missing', 'missing', 'missing', 'missing']);
+});
