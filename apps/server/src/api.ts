@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { DocsTool, DocsToolContext } from '@docs/mcp';
 import { StoreError } from '@docs/store';
 import { z } from 'zod';
@@ -45,18 +45,7 @@ export interface HttpAnswer {
   readonly body?: string | Uint8Array;
 }
 
-/**
- * Answers a request under /api: GET /api/libraries, /api/search, /api/read
- * and /api/openapi.json. Each route parses its query with the input schema of
- * the MCP tool that answers it and returns that tool's structuredContent, so
- * the API and the tools cannot drift apart. Bad input is a 400 that names the
- * parameter; an unknown library or path a 404 that lists what there is.
- */
-export async function handleApi(req: IncomingMessage, res: ServerResponse, context: DocsToolContext): Promise<void> {
-  writeAnswer(res, await answerApi(req.method ?? 'GET', req.url ?? '/', context));
-}
-
-/** Writes an answer made by answerApi or answerMcp. */
+/** Writes an answer made by answerApi or a RequestHandler. */
 export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   const { body } = answer;
   const sized =
@@ -74,7 +63,15 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
-/** handleApi's answer as data, from the request's method and URL alone (so a worker thread can make it). */
+/**
+ * Answers a request under /api: GET /api/libraries, /api/search, /api/read
+ * and /api/openapi.json. Each route parses its query with the input schema of
+ * the MCP tool that answers it and returns that tool's structuredContent, so
+ * the API and the tools cannot drift apart. Bad input is a 400 that names the
+ * parameter; an unknown library or path a 404 that lists what there is.
+ *
+ * The answer is data, made from the request's method and URL alone, so a worker thread can make it.
+ */
 export async function answerApi(method: string, requestUrl: string, context: DocsToolContext): Promise<HttpAnswer> {
   const url = new URL(requestUrl, 'http://localhost');
   const head = method === 'HEAD';
