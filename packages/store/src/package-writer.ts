@@ -81,32 +81,45 @@ export async function writePackage(
   assertValidVersion(meta.version);
   // The writer's pid in the name lets a later store operation remove it if this process is killed.
   const partial = path.join(path.dirname(file), `.${path.basename(file)}.${partialTag()}.partial`);
-  const { sql } = await import('kysely');
-  const db = await openPackageForWriting(partial);
+  const { db, database } = await openPackageForWriting(partial);
   let closed = false;
   try {
     // A build is all or nothing (the file is renamed only when complete), so
     // durability during the build buys nothing: skip the journal and syncs.
-    await sql`PRAGMA journal_mode = OFF`.execute(db);
-    await sql`PRAGMA synchronous = OFF`.execute(db);
+    database.pragma('journal_mode = OFF');
+    database.pragma('synchronous = OFF');
     await createPackageSchema(db);
     let documentCount = 0;
     let chunkCount = 0;
     let tokenCount = 0;
     // Inbound links per path, counted once per linking document; written when every path is known.
     const inbound = new Map<string, number>();
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('package')
-        .values({
-          name: meta.name,
-          version: meta.version,
-          description: meta.description ?? '',
-          source: meta.source ?? '',
-          built_at: new Date().toISOString(),
-          format_version: PACKAGE_FORMAT_VERSION,
-        })
-        .execute();
+    // Prepared once and run per row: building each insert through Kysely compiled and
+    // prepared it anew every time, which cost 2.5x the whole write (docs/benchmarks.md).
+    const insertDocument = database.prepare('INSERT INTO documents (id, path, title, content) VALUES (?, ?, ?, ?)');
+    const insertChunk = database.prepare(
+      'INSERT INTO chunks (id, document_id, ord, breadcrumb, level, content, tokens) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const indexChunk = database.prepare(
+      'INSERT INTO chunks_fts (rowid, title, headings, heading, body) VALUES (?, ?, ?, ?, ?)',
+    );
+    const setInbound = database.prepare('UPDATE documents SET inbound_links = ? WHERE path = ?');
+    // One transaction around an async stream: BEGIN/COMMIT by hand, since
+    // better-sqlite3's transaction() cannot span an await.
+    database.exec('BEGIN');
+    try {
+      database
+        .prepare(
+          'INSERT INTO package (name, version, description, source, built_at, format_version) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          meta.name,
+          meta.version,
+          meta.description ?? '',
+          meta.source ?? '',
+          new Date().toISOString(),
+          PACKAGE_FORMAT_VERSION,
+        );
       for await (const doc of documents) {
         options.signal?.throwIfAborted();
         documentCount += 1;
@@ -114,45 +127,39 @@ export async function writePackage(
         for (const target of new Set(doc.links ?? [])) {
           if (target !== doc.path) inbound.set(target, (inbound.get(target) ?? 0) + 1);
         }
-        await trx
-          .insertInto('documents')
-          .values({ id: documentId, path: doc.path, title: doc.title, content: doc.content })
-          .execute();
-        const headingsOf = (chunk: ChunkInput) => chunk.breadcrumb.join(' ');
-        const headingOf = (chunk: ChunkInput) => chunk.breadcrumb.at(-1) ?? '';
-        // Multi-row inserts in batches stay well under SQLite's variable limit.
-        for (let start = 0; start < doc.chunks.length; start += 200) {
-          const batch = doc.chunks.slice(start, start + 200);
-          const rows = batch.map((chunk, i) => ({
-            id: chunkCount + i + 1,
-            document_id: documentId,
-            ord: start + i,
-            breadcrumb: JSON.stringify(chunk.breadcrumb),
-            level: chunk.level,
-            content: chunk.content,
-            tokens: chunk.tokens,
-          }));
-          await trx.insertInto('chunks').values(rows).execute();
-          const ftsRows = sql.join(
-            batch.map(
-              (chunk, i) =>
-                sql`(${chunkCount + i + 1}, ${doc.title}, ${headingsOf(chunk)}, ${headingOf(chunk)}, ${chunk.indexText ?? chunk.content})`,
-            ),
+        insertDocument.run(documentId, doc.path, doc.title, doc.content);
+        for (const [ord, chunk] of doc.chunks.entries()) {
+          chunkCount += 1;
+          insertChunk.run(
+            chunkCount,
+            documentId,
+            ord,
+            JSON.stringify(chunk.breadcrumb),
+            chunk.level,
+            chunk.content,
+            chunk.tokens,
           );
-          await sql`INSERT INTO chunks_fts (rowid, title, headings, heading, body) VALUES ${ftsRows}`.execute(trx);
-          chunkCount += batch.length;
-          for (const chunk of batch) tokenCount += chunk.tokens;
+          indexChunk.run(
+            chunkCount,
+            doc.title,
+            chunk.breadcrumb.join(' '),
+            chunk.breadcrumb.at(-1) ?? '',
+            chunk.indexText ?? chunk.content,
+          );
+          tokenCount += chunk.tokens;
         }
       }
       // A path no document has matches no row: a link out of the package changes nothing.
-      for (const [target, count] of inbound) {
-        await trx.updateTable('documents').set({ inbound_links: count }).where('path', '=', target).execute();
-      }
-    });
+      for (const [target, count] of inbound) setInbound.run(count, target);
+      database.exec('COMMIT');
+    } catch (error) {
+      if (database.inTransaction) database.exec('ROLLBACK');
+      throw error;
+    }
     options.signal?.throwIfAborted();
     // Merge the index b-trees once: smaller file, faster queries, and the file is read-only from here on.
-    await sql`INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')`.execute(db);
-    await sql`PRAGMA journal_mode = DELETE`.execute(db);
+    database.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
+    database.pragma('journal_mode = DELETE');
     await db.destroy();
     closed = true;
     await rename(partial, file);

@@ -13,10 +13,14 @@ export function openReadOnlyDatabase(file: string): Database.Database {
 }
 
 /**
- * A Kysely handle over a package file being written. Kysely is loaded here,
- * on first use, so that searching (which never writes) does not pay for it.
+ * A package file being written: the connection, for the bulk inserts as
+ * prepared statements, and a Kysely handle over it for the schema. Kysely is
+ * loaded here, on first use, so that searching (which never writes) does not pay for it.
  */
-export async function openPackageForWriting(file: string): Promise<Kysely<PackageDatabase>> {
+export async function openPackageForWriting(
+  file: string,
+): Promise<{ readonly database: Database.Database; readonly db: Kysely<PackageDatabase> }> {
   const { Kysely, SqliteDialect } = await import('kysely');
-  return new Kysely<PackageDatabase>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+  const database = new Database(file);
+  return { database, db: new Kysely<PackageDatabase>({ dialect: new SqliteDialect({ database }) }) };
 }
