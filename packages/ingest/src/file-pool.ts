@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -6,18 +6,29 @@ import type { DocFile } from '@docs/sources';
 import { type FileOptions, type ProcessedFile, processFile } from './process-file.js';
 import type { FileTask } from './process-worker.js';
 
-// Below this many files a build is over before workers would have started.
+// Below this many files a build is over before workers would have started
+// (once the pool runs, every build uses it: its start-up is paid).
 const MIN_FILES_FOR_WORKERS = 40;
+
+/** Answers waited for, per task id. */
+interface Pending {
+  readonly resolve: (result: ProcessedFile) => void;
+  readonly reject: (error: Error) => void;
+}
 
 /**
  * Worker threads shared by every build of the process: each loads the parser
  * and the tokenizer once (a few hundred milliseconds), not once per build.
+ * A task goes to a worker when it is free, not to a worker chosen in advance:
+ * one big file then holds up one thread, not every task queued behind it.
  * An idle pool never keeps the process alive.
  */
 class FilePool {
   readonly size: number;
   readonly #workers: Worker[];
-  readonly #waiting = new Map<number, { resolve: (r: ProcessedFile) => void; reject: (e: Error) => void }>();
+  readonly #idle: Worker[] = [];
+  readonly #queue: FileTask[] = [];
+  readonly #waiting = new Map<number, Pending>();
   #nextId = 0;
 
   constructor(script: string, size: number) {
@@ -29,6 +40,7 @@ class FilePool {
       worker.on('message', (message: { id: number; result?: ProcessedFile; error?: string }) => {
         const entry = this.#waiting.get(message.id);
         this.#waiting.delete(message.id);
+        this.#dispatch(worker);
         this.#refWhileBusy();
         if (message.error !== undefined || !message.result) entry?.reject(new Error(message.error ?? 'no result'));
         else entry?.resolve(message.result);
@@ -36,9 +48,11 @@ class FilePool {
       worker.on('error', (error) => {
         for (const entry of this.#waiting.values()) entry.reject(error);
         this.#waiting.clear();
+        this.#queue.length = 0;
         this.#refWhileBusy();
         if (pool === this) pool = undefined;
       });
+      this.#idle.push(worker);
       return worker;
     });
     this.#refWhileBusy();
@@ -57,13 +71,22 @@ class FilePool {
     }
   }
 
+  /** Gives `worker` (just free) the next queued task, or marks it idle. */
+  #dispatch(worker: Worker): void {
+    const task = this.#queue.shift();
+    if (task) worker.postMessage(task);
+    else this.#idle.push(worker);
+  }
+
   run(file: DocFile, options: FileOptions): Promise<ProcessedFile> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
       if (this.#waiting.size === 1) this.#refWhileBusy();
       const task: FileTask = { id, absolutePath: file.absolutePath, relativePath: file.relativePath, options };
-      (this.#workers[id % this.size] as Worker).postMessage(task);
+      const worker = this.#idle.pop();
+      if (worker) worker.postMessage(task);
+      else this.#queue.push(task);
     });
   }
 }
@@ -73,8 +96,9 @@ let pool: FilePool | undefined;
 /**
  * Processes files and yields the results in file order, so a build is the
  * same whatever finishes first. Files go to the shared worker pool, except
- * with `workers: 0`, few files, or no compiled worker next to this module
- * (running from TypeScript sources): then they are processed on this thread.
+ * with `workers: 0`, few files and no pool yet, or no compiled worker next to
+ * this module (running from TypeScript sources): then they are processed on
+ * this thread.
  */
 export async function* processFiles(
   files: readonly DocFile[],
@@ -83,23 +107,28 @@ export async function* processFiles(
   const { workers, signal, ...fileOptions } = options;
   const size = workers ?? Math.max(1, availableParallelism());
   const script = fileURLToPath(new URL('./process-worker.js', import.meta.url));
-  if (size < 1 || files.length < MIN_FILES_FOR_WORKERS || !existsSync(script)) {
+  const poolReady = pool?.size === size;
+  if (size < 1 || (files.length < MIN_FILES_FOR_WORKERS && !poolReady) || !existsSync(script)) {
     for (const file of files) {
       signal?.throwIfAborted();
       yield { file, result: await processFile(file.absolutePath, file.relativePath, fileOptions) };
     }
     return;
   }
-  if (pool?.size !== size) pool = new FilePool(script, size);
-  const shared = pool;
+  if (!poolReady) pool = new FilePool(script, size);
+  const shared = pool as FilePool;
+  const order = dispatchOrder(files, size);
   // A few files ahead per worker keeps every thread busy while order is kept.
   const ahead = size * 4;
   const inFlight = new Map<number, Promise<ProcessedFile>>();
+  let dispatched = 0;
   try {
     for (let next = 0; next < files.length; next++) {
       signal?.throwIfAborted();
-      for (let i = next; i < Math.min(files.length, next + ahead); i++) {
-        if (!inFlight.has(i)) inFlight.set(i, shared.run(files[i] as DocFile, fileOptions));
+      // Up to `ahead` files past the one awaited, plus the big ones sent early (which run first, see dispatchOrder).
+      while (dispatched < order.length && ((order[dispatched] as number) < next + ahead || inFlight.size < ahead)) {
+        const index = order[dispatched++] as number;
+        inFlight.set(index, shared.run(files[index] as DocFile, fileOptions));
       }
       const result = await (inFlight.get(next) as Promise<ProcessedFile>);
       inFlight.delete(next);
@@ -109,4 +138,30 @@ export async function* processFiles(
     // An interrupted build drops the answers still in flight; the pool stays for the next build.
     for (const pending of inFlight.values()) pending.catch(() => {});
   }
+}
+
+/**
+ * The order files are sent to the workers in: file order, except that a file
+ * large enough to be the last one running goes first. Sent in file order, a
+ * file holding a large share of the build (a 700 KB changelog among 150
+ * pages) starts late and runs alone at the end while the other threads idle;
+ * sent first, the other threads work through the rest meanwhile. Its answer
+ * waits for its turn, so only these few are held out of order.
+ */
+function dispatchOrder(files: readonly DocFile[], workers: number): number[] {
+  const sizes = files.map((file) => {
+    try {
+      return statSync(file.absolutePath).size;
+    } catch {
+      // The worker reports it; its size only decides when it is sent.
+      return 0;
+    }
+  });
+  const total = sizes.reduce((sum, bytes) => sum + bytes, 0);
+  // A file that is more than its share of one thread's work in a quarter of the build.
+  const large = total / (workers * 4);
+  const big = files.map((_, i) => i).filter((i) => (sizes[i] as number) > large);
+  big.sort((a, b) => (sizes[b] as number) - (sizes[a] as number));
+  const early = new Set(big);
+  return [...big, ...files.map((_, i) => i).filter((i) => !early.has(i))];
 }

@@ -140,12 +140,24 @@ interface TokenRatio {
  * - Sections over `maxSectionTokens` are split at block boundaries.
  */
 export function parseMarkdown(source: string, options: ParseOptions): ParsedDocument {
+  const { data, body } = splitFrontMatter(source);
+  return parseStrippedMarkdown(stripMdx(body), data, options);
+}
+
+/**
+ * {@link parseMarkdown} of a source whose front matter (`data`) is already
+ * split off and whose MDX is already stripped: a build needs both for the page
+ * text too, and doing them once saves a YAML parse and an MDX pass per file.
+ */
+export function parseStrippedMarkdown(
+  stripped: string,
+  data: Readonly<Record<string, unknown>>,
+  options: ParseOptions,
+): ParsedDocument {
   const maxTokens = options.maxSectionTokens ?? DEFAULT_MAX_SECTION_TOKENS;
   const maxPieceChars = options.maxPieceChars ?? DEFAULT_MAX_PIECE_CHARS;
   const count = options.countTokens ?? countO200kTokens;
 
-  const { data, body } = splitFrontMatter(source);
-  const stripped = stripMdx(body);
   const lines = stripped.split('\n');
 
   let current: SectionDraft = { breadcrumb: [], level: 0, blocks: [] };

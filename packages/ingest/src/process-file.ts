@@ -4,7 +4,7 @@ import { foldSmallSections } from './fold.js';
 import { formatOf, toMarkdown } from './formats/convert.js';
 import { splitFrontMatter } from './front-matter.js';
 import { indexText } from './identifiers.js';
-import { parseMarkdown } from './markdown.js';
+import { parseStrippedMarkdown } from './markdown.js';
 import { stripMdx } from './mdx.js';
 import { countTokens } from './tokens.js';
 
@@ -47,7 +47,10 @@ export async function processFile(
   // Other formats become markdown first, so every format gets the same sections, folding and index.
   const format = formatOf(relativePath) ?? 'markdown';
   const source = format === 'markdown' ? raw : toMarkdown(raw, format);
-  const parsed = parseMarkdown(source, {
+  // Split and stripped once: the sections and the page text both start from it.
+  const { data, body } = splitFrontMatter(source);
+  const stripped = stripMdx(body);
+  const parsed = parseStrippedMarkdown(stripped, data, {
     path: relativePath,
     ...(options.maxSectionTokens === undefined ? {} : { maxSectionTokens: options.maxSectionTokens }),
   });
@@ -55,7 +58,7 @@ export async function processFile(
   return {
     kind: 'document',
     title: parsed.title,
-    content: pageText(source),
+    content: pageText(stripped),
     chunks: sections.map((s) => ({
       breadcrumb: s.breadcrumb,
       level: s.level,
@@ -68,9 +71,7 @@ export async function processFile(
   };
 }
 
-/** The page as a reader sees it: no front matter, no MDX imports or component tags, no runs of blank lines. */
-function pageText(source: string): string {
-  return stripMdx(splitFrontMatter(source).body)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+/** The page as a reader sees it, from its text without front matter and MDX: no runs of blank lines. */
+function pageText(stripped: string): string {
+  return stripped.replace(/\n{3,}/g, '\n\n').trim();
 }
