@@ -96,7 +96,11 @@ export class StoreCatalog {
         const addLibrary = db.prepare(
           'INSERT INTO libraries (file, mtime_ms, bytes, chunks, vectors) VALUES (?, ?, ?, ?, ?)',
         );
-        const addTerm = db.prepare('INSERT INTO terms (token, library, df) VALUES (?, ?, ?)');
+        // The vocabulary arrives as one JSON array of [token, df] and is unpacked inside SQLite:
+        // a row-by-row insert from JavaScript cost twice the whole record (docs/benchmarks.md).
+        const addTerms = db.prepare(
+          'INSERT INTO terms (token, library, df) SELECT value ->> 0, ?, value ->> 1 FROM json_each(?)',
+        );
         for (const { pkg, summary } of summaries) {
           const name = path.basename(pkg.file);
           forgetFile(db, name);
@@ -107,7 +111,7 @@ export class StoreCatalog {
             summary.chunks,
             summary.vectors ? 1 : 0,
           );
-          for (const [token, df] of summary.terms) addTerm.run(token, lastInsertRowid, df);
+          addTerms.run(lastInsertRowid, summary.terms);
         }
       });
     } catch {
@@ -329,13 +333,15 @@ function fresh(libraries: ReadonlyMap<string, LibraryRow>, pkg: ListedFile): Lib
  * has vectors, read from its own index; undefined when the file changed
  * while it was read, so an entry never describes another file than its key.
  */
-function readSummary(
-  pkg: ListedFile,
-): { terms: Array<[string, number]>; chunks: number; vectors: boolean } | undefined {
+function readSummary(pkg: ListedFile): { terms: string; chunks: number; vectors: boolean } | undefined {
   const db = openReadOnlyDatabase(pkg.file);
   try {
     db.exec('CREATE VIRTUAL TABLE temp.catalog_vocabulary USING fts5vocab(main, chunks_fts, row)');
-    const terms = db.prepare('SELECT term, doc FROM temp.catalog_vocabulary').raw().all() as Array<[string, number]>;
+    // `[[token, df], …]` as JSON, made and read back by SQLite: no JavaScript value per term.
+    const terms = db
+      .prepare('SELECT json_group_array(json_array(term, doc)) FROM temp.catalog_vocabulary')
+      .pluck()
+      .get() as string;
     const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
     const vectors = (db.prepare('SELECT count(*) FROM embedder').pluck().get() as number) > 0;
     const now = statSync(pkg.file);

@@ -136,6 +136,22 @@ describe('a package with the right schema but bad rows is refused with the reaso
     await expectRefused(file, reason);
   });
 
+  it('even when this process wrote the file into the store and it was changed before the install', async () => {
+    const store = new PackageStore(storeDir);
+    await mkdir(storeDir, { recursive: true });
+    // A build's own output skips the row checks at install only while it is the file the writer left.
+    const fresh = store.partialPath({ name: 'httpx', version: '0.28.1' });
+    await writePackage(fresh, { name: 'httpx', version: '0.28.1' }, docs);
+    await store.install(fresh, { move: true });
+    const changed = store.partialPath({ name: 'zod', version: '4.0.0' });
+    await writePackage(changed, { name: 'zod', version: '4.0.0' }, docs);
+    tamper(changed, 'UPDATE chunks SET tokens = -5 WHERE id = 1');
+    const error = await store.install(changed, { move: true }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid-package', message: expect.stringMatching(/chunks row 1: tokens/) });
+    expect((await store.list()).map((p) => p.name)).toEqual(['httpx']);
+    await store.close();
+  });
+
   test.each([
     ['chunks', 'content'],
     ['documents', 'content'],

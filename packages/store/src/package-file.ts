@@ -78,7 +78,17 @@ export async function inspectPackageFile(file: string): Promise<PackageInfo> {
  * The copy is opened read-write because FTS5's integrity check is a command
  * written as an INSERT; it changes nothing.
  */
-export async function validatePackageCopy(copy: string, subject: string): Promise<PackageInfo> {
+export async function validatePackageCopy(
+  copy: string,
+  subject: string,
+  options: {
+    /**
+     * Run SQLite's quick check and check every row against the format's rules.
+     * Only a file this process wrote and nothing changed since may skip them. @default true
+     */
+    readonly rows?: boolean;
+  } = {},
+): Promise<PackageInfo> {
   const expected = await referenceSchema();
   let database: Database.Database;
   try {
@@ -91,15 +101,18 @@ export async function validatePackageCopy(copy: string, subject: string): Promis
   try {
     const formatVersion = assertReadableFormat(database, subject);
     assertSchema(database, subject, expected);
-    const check = database.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new StoreError('invalid-package', `${subject} is damaged: ${String(check)}`);
+    const checkRows = options.rows ?? true;
+    if (checkRows) {
+      const check = database.pragma('quick_check', { simple: true });
+      if (check !== 'ok') throw new StoreError('invalid-package', `${subject} is damaged: ${String(check)}`);
+    }
     assertValidVectors(database, subject);
     const rows = database.prepare('SELECT * FROM package').all() as Array<Record<string, unknown>>;
     const row = rows[0];
     if (rows.length !== 1 || row === undefined) {
       throw new StoreError('invalid-package', `${subject} must hold exactly one package row, found ${rows.length}`);
     }
-    const problem = contentProblem(database);
+    const problem = checkRows ? contentProblem(database) : undefined;
     if (problem !== undefined) throw new StoreError('invalid-package', `${subject} has bad data: ${problem}`);
     const info = toPackageInfo(row);
     if (info.formatVersion !== formatVersion) {

@@ -24,6 +24,7 @@ import {
 } from './partial-files.js';
 import { openReadOnlyDatabase } from './sqlite.js';
 import { VectorJob } from './vector-job.js';
+import { takeWrittenHere } from './written-here.js';
 
 /** A package file in the store. */
 export interface InstalledPackage extends PackageId {
@@ -191,6 +192,10 @@ export class PackageStore {
    * leaves the store unchanged; the source is never opened by SQLite, so no
    * journal or WAL side file appears beside it.
    *
+   * A file this process has just written with `writePackage` and moves in
+   * (a build installing its output), unchanged since, skips the row-by-row
+   * checks: its rows are as the writer made them. Every other file gets them all.
+   *
    * A package whose name differs only in case from an installed library's is
    * refused: names are one library whatever their case, and two spellings would
    * make every answer of that library come twice.
@@ -214,7 +219,10 @@ export class PackageStore {
     let target: string;
     let replaced: boolean;
     try {
-      info = await validatePackageCopy(staged, file);
+      // A package this process has just written (a build installing its output) is checked for what
+      // a build can get wrong, not row by row: the rows are as the writer made them.
+      const builtHere = inStore && takeWrittenHere(file);
+      info = await validatePackageCopy(staged, file, { rows: !builtHere });
       await this.#assertOneSpelling(info);
       target = path.join(this.dir, packageFileName(info));
       replaced = await stat(target).then(

@@ -5,6 +5,7 @@ import { assertValidName, assertValidVersion } from './names.js';
 import { partialTag } from './partial-files.js';
 import { createPackageSchema, PACKAGE_FORMAT_VERSION } from './schema.js';
 import { openPackageForWriting } from './sqlite.js';
+import { rememberWritten } from './written-here.js';
 
 /** What a package says about itself. */
 export interface PackageMeta {
@@ -163,6 +164,7 @@ export async function writePackage(
     await db.destroy();
     closed = true;
     await rename(partial, file);
+    rememberWritten(file);
     const { size } = await stat(file);
     return { documents: documentCount, chunks: chunkCount, tokens: tokenCount, bytes: size };
   } catch (error) {
