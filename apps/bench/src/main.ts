@@ -24,10 +24,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildPackage } from '@docs/ingest';
 import { getDocs, searchAll } from '@docs/search';
-import { PackageStore, packageFileName, parsePackageSpec } from '@docs/store';
+import { type InstalledPackage, PackageStore, packageFileName, parsePackageSpec } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { benchAlternatives } from './alternatives.js';
+import { benchBuildParts, cpuMs } from './build-parts.js';
 import { churn, type LoadResult, load, startServe } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
@@ -115,24 +116,42 @@ async function main(): Promise<void> {
     const home = path.join(work, 'store');
     const store = new PackageStore(home);
     await mkdir(home, { recursive: true });
+    // Each timed run's buildPackage and store.install wall times, and the CPU the build used on every thread.
+    const parts = { build: [] as number[], install: [] as number[], buildCpu: [] as number[] };
+    const libraries: Array<{ folder: string; name: string; version: string }> = [];
+    const corpusPackages: InstalledPackage[] = [];
     for (let run = 0; run <= runs; run++) {
+      let buildMs = 0;
+      let installMs = 0;
+      let buildCpu = 0;
       for (const folder of folders) {
         const { name, version } = parsePackageSpec(folder.name);
         if (!version) continue;
+        if (run === 0) libraries.push({ folder: folder.name, name, version });
         const started = performance.now();
+        const cpuStarted = cpuMs();
         const summary = await buildPackage({
           root: path.join(corpus, folder.name),
           name,
           version,
           output: store.partialPath({ name, version }),
         });
-        await store.install(summary.output, { move: true });
+        const built = performance.now();
+        buildCpu += cpuMs() - cpuStarted;
+        const done = await store.install(summary.output, { move: true });
+        if (run === runs) corpusPackages.push(done.installed);
         const ms = performance.now() - started;
+        buildMs += built - started;
+        installMs += performance.now() - built;
         if (run === 0) continue; // warm-up
         const entry = perLibrary.get(folder.name) ?? { bytes: summary.sourceBytes, ms: [] };
         entry.ms.push(ms);
         perLibrary.set(folder.name, entry);
       }
+      if (run === 0) continue;
+      parts.build.push(buildMs);
+      parts.install.push(installMs);
+      parts.buildCpu.push(buildCpu);
     }
     const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
     const totalBytes = [...perLibrary.values()].reduce((sum, e) => sum + e.bytes, 0);
@@ -140,8 +159,27 @@ async function main(): Promise<void> {
       [...perLibrary.values()].reduce((sum, e) => sum + (e.ms[i] ?? 0), 0),
     );
     const whole = latency(wholeRuns);
+    const buildOnly = latency(parts.build).p50;
+    const installOnly = latency(parts.install).p50;
+    const buildCpu = latency(parts.buildCpu).p50;
+    const buildParts = await benchBuildParts({
+      corpus,
+      libraries,
+      store,
+      installed: corpusPackages,
+      work,
+      runs: Math.min(runs, 3),
+    });
     results.build = {
       wholeCorpus: { bytes: totalBytes, msP50: whole.p50, mbPerSecond: mbps(totalBytes, whole.p50) },
+      buildPackage: {
+        msP50: buildOnly,
+        mbPerSecond: mbps(totalBytes, buildOnly),
+        cpuMsP50: buildCpu,
+        coresBusy: buildCpu / buildOnly,
+      },
+      storeInstall: { msP50: installOnly, msPerLibrary: installOnly / perLibrary.size },
+      parts: buildParts.results,
       perLibrary: Object.fromEntries(
         [...perLibrary].map(([lib, e]) => [
           lib,
@@ -153,6 +191,15 @@ async function main(): Promise<void> {
       'build, whole corpus',
       `${mbps(totalBytes, whole.p50).toFixed(2)} MB/s (${(totalBytes / 1e6).toFixed(1)} MB in ${(whole.p50 / 1000).toFixed(2)} s)`,
     ]);
+    table.push([
+      '  buildPackage',
+      `${mbps(totalBytes, buildOnly).toFixed(2)} MB/s (${(buildOnly / 1000).toFixed(2)} s; ${(buildCpu / 1000).toFixed(2)} s CPU on every thread, ${(buildCpu / buildOnly).toFixed(2)} of ${cpus().length} cores busy)`,
+    ]);
+    table.push([
+      '  store.install',
+      `${(installOnly / 1000).toFixed(2)} s (${(installOnly / perLibrary.size).toFixed(0)} ms a library)`,
+    ]);
+    table.push(...buildParts.rows);
     for (const [lib, e] of perLibrary)
       table.push([`  build ${lib}`, `${mbps(e.bytes, latency(e.ms).p50).toFixed(2)} MB/s`]);
 
