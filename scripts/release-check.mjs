@@ -275,13 +275,13 @@ for (const name of publishableNames) {
     const stray = files.filter(
       (f) =>
         !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(f) &&
-        !/^dist\/.+\.(js|d\.ts)$/.test(f) &&
+        !/^dist\/.+\.(c?js|d\.ts)$/.test(f) &&
         // The server's web page: its bundled script, styles, icon and HTML, served from dist/web.
         !/^dist\/web\/[^/]+\.(css|svg|html)$/.test(f),
     );
     assert(
       stray.length === 0,
-      `files beyond dist/*.js, dist/*.d.ts, dist/web assets, README, LICENSE, CHANGELOG: ${stray.join(', ')}`,
+      `files beyond dist/*.js, dist/*.cjs, dist/*.d.ts, dist/web assets, README, LICENSE, CHANGELOG: ${stray.join(', ')}`,
     );
     assert(!files.some((f) => /\.test\.|__tests__|__fixtures__/.test(f)), 'tests are packed');
     assert(files.includes('README.md') && files.includes('LICENSE'), 'README.md and LICENSE must be packed');

@@ -1,69 +1,102 @@
-// Bundles the start of every `docs` process into dist/bin.js with esbuild, after tsc has written dist/: the
-// entry, the argument parser, the config and the query commands (search, get, read, list) with the parts of
-// @docs/search, @docs/store, @docs/sources and @docs/rank they use, as one file. Node then reads one module
-// instead of ~190 (measured in docs/benchmarks.md). The commands that build, install or serve stay the files
-// tsc wrote beside it and load their packages from node_modules as before, on demand; better-sqlite3 (native)
-// and the optional @huggingface/transformers are never bundled.
-import { readdir, rm, writeFile } from 'node:fs/promises';
+// Bundles the start of every `docs` process into dist/bundle.cjs with esbuild, after tsc has written dist/: the
+// argument parser, the config and the query commands (search, get, read, list) with the parts of @docs/search,
+// @docs/store, @docs/sources and @docs/rank they use, as one CommonJS script. dist/bin.js (tsc's) runs it through
+// vm.Script with V8's code cache (src/code-cache.ts), which Node 20 has for scripts but not for ES modules. The
+// commands that build, install or serve stay the files tsc wrote beside it and load their packages from
+// node_modules as before, on demand; better-sqlite3 (native) and the optional @huggingface/transformers are never
+// bundled. What the bundled code imports only when it needs it (kysely to write, the tokenizer to cut a page) is an
+// ES module of its own beside it (dist/bundle-*.js), read on that first use.
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
 
 const cli = new URL('../', import.meta.url);
-/** Commands bundled into dist/bin.js: the ones a user or an agent runs again and again. */
+const dist = new URL('dist/', cli);
+const src = new URL('src/', cli).pathname;
+/** Commands bundled: the ones a user or an agent runs again and again. */
 const bundled = new Set(['./commands/search.js', './commands/read.js', './commands/list.js']);
 /**
  * The packages inlined: what the query commands run. Any other import stays an import from node_modules (native
  * better-sqlite3, the optional @huggingface/transformers, @docs/ingest and @docs/server, the registry clients).
  */
-const inlined =
-  /^(@docs\/(search|store|sources|rank)|commander|zod|semver|env-paths|is-safe-filename|kysely|gpt-tokenizer)(\/|$)/;
+const inlined = /^(@docs\/(search|store|sources|rank)|commander|zod|semver|env-paths|is-safe-filename)(\/|$)/;
+/** Imported on first use only, each an ES module of its own beside the bundle, by the name here. */
+const lazy = { kysely: 'bundle-kysely.js', 'gpt-tokenizer/encoding/o200k_base': 'bundle-o200k_base.js' };
+/** Marks a dynamic import of a file beside the bundle, for the rewrite into `__docsImport` below. */
+const imported = 'docs-import:';
 
-// Chunk names carry a content hash: the previous build's chunks go first, so dist/ holds only this build's.
-const dist = new URL('dist/', cli);
-for (const file of await readdir(dist)) if (/^bin-.*\.js$/.test(file)) await rm(new URL(file, dist));
+// The previous build's files go first, so dist/ holds only this build's (older builds wrote hashed chunks).
+for (const file of await readdir(dist)) if (/^(bin-.*|bundle(-.*)?)\.c?js$/.test(file)) await rm(new URL(file, dist));
+
+const storeDir = new URL('../', import.meta.resolve('@docs/store')).pathname;
+for (const [specifier, file] of Object.entries(lazy)) {
+  await build({
+    stdin: { contents: `export * from '${specifier}';`, resolveDir: storeDir, loader: 'js' },
+    outfile: new URL(file, dist).pathname,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    legalComments: 'eof',
+    charset: 'utf8',
+    logLevel: 'warning',
+  });
+}
 
 const result = await build({
-  entryPoints: [new URL('src/bin.ts', cli).pathname],
-  outdir: dist.pathname,
-  // What the bundled code imports only when it needs it (kysely to write, the tokenizer to cut a page) stays in
-  // chunks of its own, read on that first use.
-  splitting: true,
-  chunkNames: 'bin-[name]-[hash]',
+  entryPoints: [new URL('src/main.ts', cli).pathname],
+  outfile: new URL('bundle.cjs', dist).pathname,
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20.19',
-  // The CommonJS dependencies inlined here call require() for Node's own modules.
-  banner: {
-    js: "import { createRequire as __docsRequire } from 'node:module';\nconst require = __docsRequire(import.meta.url);",
-  },
+  // What the inlined ES modules ask of import.meta: the bundle's own URL (it sits where their chunks sat before).
+  define: { 'import.meta.url': '__docsImportMetaUrl' },
+  banner: { js: 'var __docsImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   legalComments: 'eof',
   charset: 'utf8',
   logLevel: 'warning',
+  write: false,
   metafile: Boolean(process.env.DOCS_BUNDLE_META),
   plugins: [
     {
-      name: 'unbundled-commands',
+      name: 'unbundled',
       setup(build) {
-        // errors.js stays one module: a command file beside the bundle throws its UsageError, main's instanceof checks it.
-        build.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('node:') || inlined.test(args.path) ? undefined : { path: args.path, external: true },
-        );
+        build.onResolve({ filter: /^[^./]/ }, (args) => {
+          if (args.path.startsWith('node:') || inlined.test(args.path)) return undefined;
+          if (args.path in lazy) return { path: `${imported}./${lazy[args.path]}`, external: true };
+          return { path: args.kind === 'dynamic-import' ? `${imported}${args.path}` : args.path, external: true };
+        });
         build.onResolve({ filter: /^\.\.?\// }, (args) => {
-          if (!args.importer.startsWith(new URL('src/', cli).pathname)) return undefined;
-          const fromRoot = args.importer.endsWith('/src/main.ts') || args.importer.endsWith('/src/bin.ts');
+          const fromRoot = args.importer === `${src}main.ts`;
           if (fromRoot && args.path.startsWith('./commands/') && !bundled.has(args.path))
-            return { path: args.path, external: true };
-          if (args.path.endsWith('/errors.js') || args.path === './errors.js') {
-            const relative = new URL(args.path, `file://${args.importer}`).pathname.slice(
-              new URL('src/', cli).pathname.length,
-            );
-            return { path: `./${relative}`, external: true };
-          }
+            return { path: `${imported}${args.path}`, external: true };
           return undefined;
         });
       },
     },
   ],
 });
+
+// A vm.Script has no import() of its own (not without an experimental flag): each dynamic import of a module
+// outside the bundle goes through the loader's `__docsImport`, which imports from beside the bundle.
+const [output] = result.outputFiles;
+let rewrites = 0;
+const code = output.text.replaceAll(new RegExp(`\\bimport\\("${imported}([^"]+)"\\)`, 'g'), (_, specifier) => {
+  rewrites++;
+  return `__docsImport(${JSON.stringify(specifier)})`;
+});
+const left = code.match(/\bimport\([^)]*\)/g);
+if (left) throw new Error(`bundle: dynamic imports a vm.Script cannot run: ${left.join(', ')}`);
+if (rewrites === 0) throw new Error('bundle: no dynamic import found to rewrite (the marker changed?)');
+await writeFile(output.path, code);
 // DOCS_BUNDLE_META=<file> writes what each output holds there, for a look at the bundle's weight.
 if (result.metafile) await writeFile(String(process.env.DOCS_BUNDLE_META), JSON.stringify(result.metafile));
+// A static import of an ES-only package would be a require() Node 20 cannot do: only CommonJS ones may be left.
+const required = [...new Set([...code.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]))].filter(
+  (s) => !s.startsWith('node:') && !builtinModules.includes(s),
+);
+for (const specifier of required) {
+  const manifest = JSON.parse(await readFile(new URL(`node_modules/${specifier}/package.json`, cli), 'utf8'));
+  if (manifest.type === 'module') throw new Error(`bundle: require("${specifier}") of an ES module`);
+}

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-import module from 'node:module';
+import module, { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
+import { runCachedScript } from './code-cache.js';
 
-// Node ≥ 22.1 keeps the compiled code of the modules that follow on disk, so a second `docs` start skips the
-// compile (Node 20 has no such cache: the call is skipped there). Enabled before main is imported, which is why
-// main comes in through import() below. In the user's cache folder (~/.cache/docs), not Node's default under
-// the temp folder: a cache there is wiped by the system and is a folder a command leaves behind in $TMPDIR.
+const cache = envPaths('docs', { suffix: '' }).cache;
+// Node ≥ 22.1 keeps the compiled code of the ES modules loaded later (a command beside the bundle, the packages it
+// imports) on disk; Node 20 has no such cache, and the call is skipped there. In the user's cache folder
+// (~/.cache/docs), not Node's default under the temp folder: a cache there is wiped by the system and is a folder a
+// command leaves behind in $TMPDIR.
 (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(
-  process.env.NODE_COMPILE_CACHE || path.join(envPaths('docs', { suffix: '' }).cache, 'node-compile-cache'),
+  process.env.NODE_COMPILE_CACHE || path.join(cache, 'node-compile-cache'),
 );
 
 // Output piped into a reader that stops early (`docs search x | head`) is not an error.
@@ -17,5 +20,15 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const { main } = await import('./main.js');
-process.exitCode = await main(process.argv.slice(2));
+// The argument parser, the config and the query commands are one CommonJS bundle (scripts/bundle.mjs), run with
+// V8's code cache on every Node version; each command keeps a cache of its own, of the code it runs.
+const bundle = fileURLToPath(new URL('bundle.cjs', import.meta.url));
+const command = process.argv[2] ?? '';
+const { exports, save } = runCachedScript<typeof import('./main.js')>(bundle, {
+  cacheDir: path.join(cache, 'code-cache'),
+  key: /^(search|get|read|list)$/.test(command) ? command : 'other',
+  require: createRequire(bundle),
+  load: (specifier) => import(specifier),
+});
+process.exitCode = await exports.main(process.argv.slice(2));
+save();

@@ -7,7 +7,7 @@ import type { ServeOptions } from './commands/serve.js';
 import type { SyncOptions } from './commands/sync.js';
 import { addCompletionCommands } from './completion-commands.js';
 import { applyConfig } from './config/apply.js';
-import { InterruptedError, UsageError } from './errors.js';
+import type { UsageError } from './errors.js';
 import { addHelpExamples } from './help-examples.js';
 import { cliVersion } from './version.js';
 
@@ -369,8 +369,9 @@ function describeFailure(error: unknown): Failure {
     const code = error.code.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     return { exitCode: error.exitCode === 0 ? 0 : 2, code, message: error.message.replace(/^error: /, '').trim() };
   }
-  if (error instanceof InterruptedError) return { exitCode: 130, code: 'interrupted', message: error.message };
-  if (error instanceof UsageError) return { exitCode: 2, code: error.code, message: error.message };
+  // By name: a command beside the bundle (scripts/bundle.mjs) throws errors.js's classes, not the bundle's copies.
+  if (isError(error, 'InterruptedError')) return { exitCode: 130, code: 'interrupted', message: error.message };
+  if (isError(error, 'UsageError')) return { exitCode: 2, code: (error as UsageError).code, message: error.message };
   if (isExpected(error)) {
     const { code } = error as { code?: unknown };
     const named = typeof code === 'string' ? code : error instanceof RangeError ? 'invalid-argument' : 'usage';
@@ -387,6 +388,10 @@ function describeFailure(error: unknown): Failure {
 function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+function isError(error: unknown, name: string): error is Error {
+  return error instanceof Error && error.name === name;
 }
 
 /** Errors that describe bad input or a refused file, not a bug. */

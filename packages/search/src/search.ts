@@ -814,7 +814,18 @@ function aboveDrop(merged: readonly Candidate[], drop: number): Candidate[] {
 }
 
 function byScore(a: Candidate, b: Candidate): number {
-  return b.score - a.score || b.raw - a.raw || a.target.label.localeCompare(b.target.label) || a.hit.id - b.hit.id;
+  return b.score - a.score || b.raw - a.raw || byLabel(a.target.label, b.target.label) || a.hit.id - b.hit.id;
+}
+
+/**
+ * Library labels in alphabetical order ignoring case, as `localeCompare` puts the letters, digits and punctuation of
+ * `name@version`, without loading ICU's collator (~15 ms the first time in a process, on a one-question `docs search`).
+ */
+function byLabel(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

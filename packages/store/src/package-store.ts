@@ -6,6 +6,7 @@ import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
 import { StoreError } from './errors.js';
 import {
+  compareNames,
   compareVersions,
   formatPackageId,
   type PackageId,
@@ -116,7 +117,7 @@ export class PackageStore {
       const info = await stat(file).catch(() => undefined);
       if (info?.isFile()) packages.push({ ...id, file, bytes: info.size, mtimeMs: info.mtimeMs });
     }
-    packages.sort((a, b) => a.name.localeCompare(b.name) || compareVersions(b.version, a.version));
+    packages.sort((a, b) => compareNames(a.name, b.name) || compareVersions(b.version, a.version));
     this.#listing = { version, packages };
     return [...packages];
   }

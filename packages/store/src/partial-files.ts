@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +15,8 @@ const SIDE_SUFFIXES = ['-journal', '-wal', '-shm'] as const;
 
 /** `<pid>-<random>`: unique to this write, and naming the process that makes it. */
 export function partialTag(): string {
+  // Asked for here, not imported: a search, which writes nothing, then never loads node:crypto (~2.5 ms at start).
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   return `${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
