@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'apps/cli/dist/bin.js');
+const bin = path.join(root, 'apps/cli/dist/bin.cjs');
 // pnpm links each workspace package's dependencies into its own node_modules.
 const installed = (workspace, name) => realpathSync(path.join(root, workspace, 'node_modules', name));
 const libraries = [

@@ -51,7 +51,7 @@ interface Latency {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = path.join(root, 'apps/cli/dist/bin.js');
+const bin = path.join(root, 'apps/cli/dist/bin.cjs');
 
 function latency(samples: readonly number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);

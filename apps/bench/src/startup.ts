@@ -7,7 +7,7 @@ interface Latency {
   readonly n: number;
 }
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../cli/dist/bin.js');
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../cli/dist/bin.cjs');
 
 /**
  * `docs search` as a whole process, and a bare `node -e 0` run in turn with it (one of each per question), so both

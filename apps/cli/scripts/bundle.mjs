@@ -1,7 +1,8 @@
 // Bundles the start of every `docs` process into dist/bundle.cjs with esbuild, after tsc has written dist/: the
 // argument parser, the config and the query commands (search, get, read, list) with the parts of @docs/search,
-// @docs/store, @docs/sources and @docs/rank they use, as one CommonJS script. dist/bin.js (tsc's) runs it through
-// vm.Script with V8's code cache (src/code-cache.ts), which Node 20 has for scripts but not for ES modules. The
+// @docs/store, @docs/sources and @docs/rank they use, as one CommonJS script. The bin, dist/bin.cjs (src/bin.ts as
+// CommonJS), runs it through vm.Script with V8's code cache (src/code-cache.ts), which Node 20 has for scripts but
+// not for ES modules. The
 // commands that build, install or serve stay the files tsc wrote beside it and load their packages from
 // node_modules as before, on demand; better-sqlite3 (native) and the optional @huggingface/transformers are never
 // bundled. What the bundled code imports only when it needs it (kysely to write, the tokenizer to cut a page) is an
@@ -26,7 +27,8 @@ const lazy = { kysely: 'bundle-kysely.js', 'gpt-tokenizer/encoding/o200k_base': 
 const imported = 'docs-import:';
 
 // The previous build's files go first, so dist/ holds only this build's (older builds wrote hashed chunks).
-for (const file of await readdir(dist)) if (/^(bin-.*|bundle(-.*)?)\.c?js$/.test(file)) await rm(new URL(file, dist));
+for (const file of await readdir(dist))
+  if (/^(bin-.*|bin\.cjs|bundle(-.*)?\.c?js)$/.test(file)) await rm(new URL(file, dist));
 
 const storeDir = new URL('../', import.meta.resolve('@docs/store')).pathname;
 for (const [specifier, file] of Object.entries(lazy)) {
@@ -52,7 +54,8 @@ const result = await build({
   target: 'node20.19',
   // What the inlined ES modules ask of import.meta: the bundle's own URL (it sits where their chunks sat before).
   define: { 'import.meta.url': '__docsImportMetaUrl' },
-  banner: { js: 'var __docsImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // "use strict" first: esbuild's own comes after the banner, where it is no longer a directive.
+  banner: { js: '"use strict";\nvar __docsImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   legalComments: 'eof',
   charset: 'utf8',
   logLevel: 'warning',
@@ -76,6 +79,23 @@ const result = await build({
       },
     },
   ],
+});
+
+// The bin as CommonJS (dist/bin.cjs): the loader above and env-paths, and nothing Node's ES module loader must start
+// for. Its dynamic imports (the commands beside the bundle, their packages) stay Node's own import().
+await build({
+  entryPoints: [new URL('src/bin.ts', cli).pathname],
+  outfile: new URL('bin.cjs', dist).pathname,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.19',
+  define: { 'import.meta.url': '__docsImportMetaUrl' },
+  // "use strict" first: esbuild's own comes after the banner, where it is no longer a directive.
+  banner: { js: '"use strict";\nvar __docsImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  legalComments: 'eof',
+  charset: 'utf8',
+  logLevel: 'warning',
 });
 
 // A vm.Script has no import() of its own (not without an experimental flag): each dynamic import of a module

@@ -21,7 +21,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 // The argument parser, the config and the query commands are one CommonJS bundle (scripts/bundle.mjs), run with
-// V8's code cache on every Node version; each command keeps a cache of its own, of the code it runs.
+// V8's code cache on every Node version; each command keeps a cache of its own, of the code it runs. This file is
+// the package's bin as CommonJS too (dist/bin.cjs), which spares Node its ES module loader at start; tsc's
+// dist/bin.js runs the same code as an ES module.
 const bundle = fileURLToPath(new URL('bundle.cjs', import.meta.url));
 const command = process.argv[2] ?? '';
 const { exports, save } = runCachedScript<typeof import('./main.js')>(bundle, {
@@ -30,5 +32,8 @@ const { exports, save } = runCachedScript<typeof import('./main.js')>(bundle, {
   require: createRequire(bundle),
   load: (specifier) => import(specifier),
 });
-process.exitCode = await exports.main(process.argv.slice(2));
-save();
+// Not a top-level await, which CommonJS has not.
+void exports.main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  save();
+});

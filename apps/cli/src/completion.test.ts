@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The real command in a real process, and its scripts in real shells, over a real store.
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
 let home: string;
 /** A folder holding a `docs` that runs the built CLI, as the scripts call it by name. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // operation leaves only whole packages and no partial or side files. A few
 // trials here; `pnpm fuzz` runs a hundred.
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 let dir: string;
 let source: string;
 let home: string;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The built command in a real process, over a models directory holding the fixture models.
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 const embedPackage = path.dirname(createRequire(import.meta.url).resolve('@docs/embed/package.json'));
 const fixtures = path.join(embedPackage, 'fixtures');
 let dir: string;

@@ -10,7 +10,7 @@ import { startRegistry, type TestRegistry } from '../../../scripts/verdaccio.mjs
 // docs publish, docs install and docs sync --scope as a user runs them: the built command in
 // a project whose .npmrc points @acme at a real registry (verdaccio, started here) with a token.
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
 let registry: TestRegistry;
 let dir: string;

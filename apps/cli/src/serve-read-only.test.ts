@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // permissions, so as root the servers run as the unprivileged `nobody` user; on Linux the test
 // also reads each open package file's flags from /proc, which shows no write was even asked for.
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
 const NOBODY = 65_534;
 // As root, and only where nobody can reach node and the built command (a checkout in a 0700

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The built command run as a user would, against real git repositories, a real
 // HTTP server and a real node_modules, all made here. Each run gets its own
 // TMPDIR so the tests can see that no temporary folder outlives a command.
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 let dir: string;
 let home: string;
 let temp: string;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // `docs sync` at the root of a pnpm monorepo made here (symlinks into
 // node_modules/.pnpm), whose dependencies name git repositories made here.
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 let dir: string;
 let temp: string;
 let root: string;
