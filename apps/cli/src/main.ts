@@ -305,6 +305,30 @@ function program(): Command {
     )
     .option('--libs <library...>', 'serve only these libraries (name or name@version)')
     .addOption(
+      new Option('--headers-timeout <s>', "with --http: seconds to receive a request's headers (default 10)").argParser(
+        positiveNumber,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--request-timeout <s>',
+        'with --http: seconds to receive a whole request, body included (default 30)',
+      ).argParser(positiveNumber),
+    )
+    .addOption(
+      new Option('--max-connections <n>', 'with --http: open connections at once (default 128)').argParser(
+        positiveNumber,
+      ),
+    )
+    .addOption(
+      new Option('--max-batch <n>', 'with --http: JSON-RPC calls in one batch (default 16)').argParser(positiveNumber),
+    )
+    .addOption(
+      new Option('--max-response <mib>', 'with --http: largest answer of /mcp and /api/, in MiB (default 4)').argParser(
+        positiveNumber,
+      ),
+    )
+    .addOption(
       new Option(
         '--workers <n>',
         'with --http: threads answering MCP and API requests (0 = the main thread; default: one per core, at most 4)',

@@ -5,6 +5,7 @@ export type { ServerErrorCode } from './errors.js';
 export { ServerError } from './errors.js';
 export type { HttpServerOptions, RunningHttpServer } from './http.js';
 export { DEFAULT_HTTP_PORT, startHttpServer } from './http.js';
+export type { HttpLimits } from './http-limits.js';
 export type { RunningServer } from './running.js';
 export { closeOnSignals } from './running.js';
 export type { StdioOptions } from './stdio.js';

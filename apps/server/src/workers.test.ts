@@ -126,3 +126,41 @@ it('sees a package installed and removed while it serves, on every worker', asyn
   await store.close();
   expect(await listed()).toEqual(['missing', 'missing', 'missing', 'missing']);
 });
+
+it('takes the HTTP limits from docs serve flags (here a batch of at most 2, on one worker)', async () => {
+  const limited = spawn(
+    process.execPath,
+    [bin, 'serve', '--http', '0', '--workers', '1', '--max-batch', '2', '--max-response', '1', '--home', home],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    let log = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      limited.stderr?.setEncoding('utf8');
+      limited.stderr?.on('data', (chunk: string) => {
+        log += chunk;
+        const found = /ready at (http:\/\/\S+)/.exec(log)?.[1];
+        if (found) resolve(found);
+      });
+      limited.on('exit', (code) => reject(new Error(`docs serve exited ${code}: ${log}`)));
+    });
+    expect(log).toContain('(1 worker thread)');
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_libraries' } });
+    const post = (body: unknown) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      });
+    const three = await post([call(1), call(2), call(3)]);
+    expect(three.status).toBe(400);
+    expect(((await three.json()) as { error: { message: string } }).error.message).toContain('at most 2 per request');
+    const two = await post([call(1), call(2)]);
+    expect(two.status).toBe(200);
+    expect(((await two.json()) as unknown[]).length).toBe(2);
+  } finally {
+    const exited = new Promise((resolve) => limited.once('exit', resolve));
+    limited.kill('SIGTERM');
+    await exited;
+  }
+});

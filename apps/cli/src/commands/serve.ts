@@ -1,4 +1,4 @@
-import type { RunningServer } from '@docs/server';
+import type { HttpLimits, RunningServer } from '@docs/server';
 import { openStore } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../main.js';
@@ -15,6 +15,12 @@ export interface ServeOptions {
   readonly libs?: string[];
   /** With --http: worker threads answering requests. */
   readonly workers?: number;
+  /** With --http: the limits of one client, in seconds and MiB (see HttpLimits). */
+  readonly headersTimeout?: number;
+  readonly requestTimeout?: number;
+  readonly maxConnections?: number;
+  readonly maxBatch?: number;
+  readonly maxResponse?: number;
   readonly embed?: string;
   readonly rerank?: string;
   /** The project whose installed versions a bare name means; the working directory by default. */
@@ -30,8 +36,17 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
   if (options.http === undefined && (options.host !== undefined || options.token !== undefined)) {
     throw new UsageError('--host and --token apply to HTTP: add --http [port]');
   }
-  if (options.http === undefined && options.workers !== undefined) {
-    throw new UsageError('--workers applies to HTTP: add --http [port]');
+  const httpOnly = {
+    '--workers': options.workers,
+    '--headers-timeout': options.headersTimeout,
+    '--request-timeout': options.requestTimeout,
+    '--max-connections': options.maxConnections,
+    '--max-batch': options.maxBatch,
+    '--max-response': options.maxResponse,
+  };
+  const given = Object.entries(httpOnly).find(([, value]) => value !== undefined)?.[0];
+  if (options.http === undefined && given !== undefined) {
+    throw new UsageError(`${given} applies to HTTP: add --http [port]`);
   }
   if (options.http === undefined && options.allowedHost !== undefined) {
     throw new UsageError('--allowed-host applies to HTTP: add --http [port]');
@@ -65,8 +80,9 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
         ...(token ? { token } : {}),
         ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
         ...(options.workers === undefined ? {} : { workers: options.workers }),
+        limits: httpLimits(options),
       });
-      const threads = http.workers > 0 ? ` (${http.workers} worker threads)` : '';
+      const threads = http.workers > 0 ? ` (${http.workers} worker thread${http.workers === 1 ? '' : 's'})` : '';
       log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}${threads}`);
       log(`Web page at ${http.pageUrl}, JSON API at ${http.pageUrl}api/`);
       running = http;
@@ -78,6 +94,17 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
   server.closeOnSignals(running);
   await running.closed;
   await models.close();
+}
+
+/** The HTTP limits the flags set; each one not given keeps its default. */
+function httpLimits(options: ServeOptions): HttpLimits {
+  return {
+    ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout * 1000 }),
+    ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout * 1000 }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
+    ...(options.maxResponse === undefined ? {} : { maxResponseBytes: options.maxResponse * 1024 * 1024 }),
+  };
 }
 
 function portNumber(value: string): number {
