@@ -13,7 +13,7 @@ import { type RunningHttpServer, startHttpServer } from './index.js';
 // Worker threads exist only in the built server (the worker is a compiled file), so `docs serve --http --workers 2`
 // runs from the built CLI in a process of its own, and its answers are compared with a server answering on this
 // thread (from the sources, workers: 0) over the same store.
-const bin = fileURLToPath(new URL('../../cli/dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../cli/dist/bin.cjs', import.meta.url));
 let dir: string;
 let home: string;
 let child: ChildProcess;
