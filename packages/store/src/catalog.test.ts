@@ -81,6 +81,19 @@ describe('the store catalog', () => {
     expect(await holdingNone(['zebra'])).toEqual(['other']);
     await install('lib', '1.0.0', 'about timers again');
     expect(await holdingNone(['zebra'])).toEqual(['lib', 'other']);
+    // Built again with other sections: the counts of the tokens it kept follow, the ones it lost go.
+    const file = path.join(dir, `build-${builds++}.db`);
+    const chunk = (content: string) => ({ breadcrumb: ['Index'], level: 1, content, tokens: 3 });
+    await writePackage(file, { name: 'lib', version: '1.0.0' }, [
+      { path: 'index.md', title: 'Index', content: 'x', chunks: [chunk('about timers'), chunk('about cors')] },
+    ]);
+    const { installed } = await store.install(file, { move: true });
+    expect((await store.catalogEntries([installed], ['about', 'again', 'cors'])).get(installed.file)).toEqual({
+      chunks: 2,
+      vectors: false,
+      holds: [true, false, true],
+      frequencies: [2, 0, 1],
+    });
   });
 
   it('trusts no entry for a file changed behind its back', async () => {

@@ -93,25 +93,38 @@ export class StoreCatalog {
       });
       if (summaries.length === 0) return;
       this.#write((db) => {
+        const findLibrary = db.prepare('SELECT id FROM libraries WHERE file = ?').pluck();
         const addLibrary = db.prepare(
           'INSERT INTO libraries (file, mtime_ms, bytes, chunks, vectors) VALUES (?, ?, ?, ?, ?)',
         );
+        const updateLibrary = db.prepare(
+          'UPDATE libraries SET mtime_ms = ?, bytes = ?, chunks = ?, vectors = ? WHERE id = ?',
+        );
         // The vocabulary arrives as one JSON array of [token, df] and is unpacked inside SQLite:
         // a row-by-row insert from JavaScript cost twice the whole record (docs/benchmarks.md).
-        const addTerms = db.prepare(
-          'INSERT INTO terms (token, library, df) SELECT value ->> 0, ?, value ->> 1 FROM json_each(?)',
+        // A file recorded before (a package built again) keeps its id and its rows: only the
+        // tokens and counts that changed are written, where deleting and inserting every row
+        // cost most of an install's CPU (docs/benchmarks.md).
+        const dropOldTerms = db.prepare(
+          'DELETE FROM terms WHERE library = ? AND token NOT IN (SELECT value ->> 0 FROM json_each(?))',
+        );
+        // `WHERE true` tells SQLite's parser that the ON CONFLICT belongs to the INSERT, not to the SELECT.
+        const putTerms = db.prepare(
+          `INSERT INTO terms (token, library, df) SELECT value ->> 0, ?, value ->> 1 FROM json_each(?) WHERE true
+           ON CONFLICT (token, library) DO UPDATE SET df = excluded.df WHERE df != excluded.df`,
         );
         for (const { pkg, summary } of summaries) {
           const name = path.basename(pkg.file);
-          forgetFile(db, name);
-          const { lastInsertRowid } = addLibrary.run(
-            name,
-            pkg.mtimeMs,
-            pkg.bytes,
-            summary.chunks,
-            summary.vectors ? 1 : 0,
-          );
-          addTerms.run(lastInsertRowid, summary.terms);
+          const known = findLibrary.get(name) as number | bigint | undefined;
+          const vectors = summary.vectors ? 1 : 0;
+          if (known === undefined) {
+            const { lastInsertRowid } = addLibrary.run(name, pkg.mtimeMs, pkg.bytes, summary.chunks, vectors);
+            putTerms.run(lastInsertRowid, summary.terms);
+          } else {
+            updateLibrary.run(pkg.mtimeMs, pkg.bytes, summary.chunks, vectors, known);
+            dropOldTerms.run(known, summary.terms);
+            putTerms.run(known, summary.terms);
+          }
         }
       });
     } catch {
