@@ -243,6 +243,32 @@ describe('readDoc', () => {
     expect(`${first.content}\n\n${second.content}`.replace(/\s+/g, ' ')).toBe(timers.content.replace(/\s+/g, ' '));
   });
 
+  it('cuts a page that quotes special tokens such as <|endoftext|> like any other text', async () => {
+    const home = path.join(dir, 'special-tokens');
+    const own = new PackageStore(home);
+    const quoted = Array.from({ length: 40 }, (_, i) => `Step ${i}: the model stops at <|endoftext|> or <|im_end|>.`);
+    const page: DocumentInput = {
+      path: 'tokens.md',
+      title: 'Special tokens',
+      content: quoted.join('\n\n'),
+      chunks: [chunk(['Special tokens'], quoted.join('\n\n'))],
+    };
+    const file = path.join(dir, 'llmdocs-1.0.0.db');
+    await writePackage(file, { name: 'llmdocs', version: '1.0.0' }, [page]);
+    await own.install(file, { move: true });
+    try {
+      const read = await readDoc(own, 'llmdocs', 'tokens.md', { tokens: 50 });
+      expect(read.status).toBe('ok');
+      expect(read.content).toContain('<|endoftext|>');
+      expect(read.nextOffset).toBeGreaterThan(0);
+      const found = await getDocs(own, 'llmdocs', 'model stops', { tokens: 100 });
+      expect(found.status).toBe('ok');
+      expect(found.results[0]?.content).toContain('<|endoftext|>');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('suggests close paths for an unknown one and never reads the disk', async () => {
     const page = await readDoc(store, 'testlib', 'timers.md');
     expect(page.status).toBe('unknown-path');
