@@ -1,7 +1,7 @@
 import { readFileSync, watch } from 'node:fs';
-import { registerDocsTools } from '@docs/mcp';
+import { type DocsToolContext, registerDocsTools } from '@docs/mcp';
 import type { SearchModels } from '@docs/search';
-import { installedVersion } from '@docs/sources';
+import { installedVersion, installedVersions } from '@docs/sources';
 import { PackageStore, resolveHome } from '@docs/store';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
@@ -71,28 +71,56 @@ export async function createServer(options: ServerOptions = {}): Promise<DocsSer
  */
 const PROJECT_VERSION_FRESH_MS = 1000;
 
-/** installedVersion for one project, each answer kept for a second (see PROJECT_VERSION_FRESH_MS). */
-export function recentProjectVersions(
-  project: string,
-  freshMs = PROJECT_VERSION_FRESH_MS,
-): (name: string) => Promise<string | undefined> {
+/** The versions a project installs, as the tools ask for them: one name (get_docs) or many at once (search_all). */
+export type ProjectVersions = Required<Pick<DocsToolContext, 'projectVersion' | 'projectVersions'>>;
+
+/**
+ * installedVersion and installedVersions for one project, each name's answer kept for a second (see
+ * PROJECT_VERSION_FRESH_MS) and shared by both, so the servers of a pool and the API ask the disk once a second.
+ */
+export function recentProjectVersions(project: string, freshMs = PROJECT_VERSION_FRESH_MS): ProjectVersions {
   const recent = new Map<string, { at: number; version: Promise<string | undefined> }>();
-  return (name) => {
-    const now = performance.now();
+  const fresh = (name: string, now: number) => {
     const kept = recent.get(name);
-    if (kept && now - kept.at < freshMs) return kept.version;
+    return kept && now - kept.at < freshMs ? kept.version : undefined;
+  };
+  const forget = (now: number) => {
     // Bounded by the names asked about within a second, which are the installed libraries' names at most.
     for (const [old, entry] of recent) if (now - entry.at >= freshMs) recent.delete(old);
-    const version = installedVersion(project, name);
-    recent.set(name, { at: now, version });
-    return version;
+  };
+  return {
+    projectVersion(name) {
+      const now = performance.now();
+      const kept = fresh(name, now);
+      if (kept) return kept;
+      forget(now);
+      const version = installedVersion(project, name);
+      recent.set(name, { at: now, version });
+      return version;
+    },
+    async projectVersions(names) {
+      const now = performance.now();
+      forget(now);
+      const missing = [...new Set(names)].filter((name) => !fresh(name, now));
+      if (missing.length > 0) {
+        // One walk up the folders for every name not known (the CLI's way), each name then kept as one lookup would be.
+        const read = installedVersions(project, missing);
+        for (const name of missing) recent.set(name, { at: now, version: read.then((found) => found.get(name)) });
+      }
+      const versions = new Map<string, string>();
+      for (const name of new Set(names)) {
+        const version = await fresh(name, now);
+        if (version !== undefined) versions.set(name, version);
+      }
+      return versions;
+    },
   };
 }
 
-/** createServer with a project-version lookup that several servers share (the servers of a ServerPool). */
+/** createServer with project-version lookups that several servers share (the servers of a ServerPool). */
 export async function docsServer(
   options: ServerOptions,
-  projectVersion: ((name: string) => Promise<string | undefined>) | undefined,
+  projectVersions: ProjectVersions | undefined,
 ): Promise<DocsServer> {
   const store = options.store ?? new PackageStore(resolveHome({ home: options.home }));
   const server = new McpServer(
@@ -103,7 +131,7 @@ export async function docsServer(
     store,
     ...(options.libraries && options.libraries.length > 0 ? { libraries: options.libraries } : {}),
     ...(options.models ? { models: options.models } : {}),
-    ...(projectVersion === undefined ? {} : { projectVersion }),
+    ...projectVersions,
     onError: (error, tool) => options.log?.(`${tool}: ${error instanceof Error ? error.message : String(error)}`),
   });
   const watcher = options.watch

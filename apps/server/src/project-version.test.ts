@@ -169,6 +169,35 @@ describe('get_docs over MCP inside a project', () => {
     }
   });
 
+  it('/api/search over HTTP reads the version the project installs, as the tools do, on every worker', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--http', '0', '--workers', '2', '--project', project], {
+      cwd: elsewhere,
+      env: { ...process.env, DOCS_HOME: home },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        let log = '';
+        child.stderr?.setEncoding('utf8');
+        child.stderr?.on('data', (chunk: string) => {
+          log += chunk;
+          const found = /ready at (http:\/\/[^/\s]+)\/mcp/.exec(log)?.[1];
+          if (found) resolve(found);
+        });
+        child.on('exit', (code) => reject(new Error(`docs serve exited ${code}: ${log}`)));
+      });
+      // Twice each: the two workers answer in turn.
+      for (const query of ['q=gearbox', 'q=gearbox', 'q=gearbox&library=widgetlib', 'q=gearbox&library=widgetlib']) {
+        const answer = (await (await fetch(`${origin}/api/search?${query}`)).json()) as { searched: string[] };
+        expect(answer.searched, query).toEqual(['widgetlib@1.0.0']);
+      }
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it('names the richer installed version when the project has none, in the structured answer and the text', async () => {
     const client = await serve(elsewhere);
     try {

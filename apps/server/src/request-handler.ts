@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { ModelSpecs, SearchModels } from '@docs/search';
 import { PackageStore, resolveHome } from '@docs/store';
 import { answerApi, type HttpAnswer } from './api.js';
-import type { ServerOptions } from './create-server.js';
+import { recentProjectVersions, type ServerOptions } from './create-server.js';
 import { ServerPool } from './server-pool.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -46,13 +46,18 @@ export function mcpHeaders(headers: Readonly<Record<string, string | string[] | 
 export async function localHandler(options: HandlerOptions): Promise<RequestHandler> {
   const store = new PackageStore(resolveHome({ home: options.home }));
   const log = options.log;
-  const pool = new ServerPool({
-    store,
-    ...(options.libraries ? { libraries: options.libraries } : {}),
-    ...(options.models ? { models: options.models } : {}),
-    ...(options.project ? { project: options.project } : {}),
-    ...(log ? { log } : {}),
-  });
+  // The API answers a bare name from the project's version as the tools do: its routes are the tools.
+  const projectVersions = options.project === undefined ? undefined : recentProjectVersions(options.project);
+  const pool = new ServerPool(
+    {
+      store,
+      ...(options.libraries ? { libraries: options.libraries } : {}),
+      ...(options.models ? { models: options.models } : {}),
+      ...(options.project ? { project: options.project } : {}),
+      ...(log ? { log } : {}),
+    },
+    projectVersions,
+  );
   // Loaded here, not at the top, so `docs serve` over stdio does not pay for the HTTP transport. The web-standard
   // transport, not the Node one: the body is parsed already and the answer is wanted whole, so converting the
   // Node request and response to web ones (what the Node transport does) would only cost time.
@@ -62,6 +67,8 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
   const api = {
     store,
     ...(options.libraries ? { libraries: options.libraries } : {}),
+    ...(options.models ? { models: options.models } : {}),
+    ...projectVersions,
     ...(log
       ? {
           onError: (error: unknown, tool: string) =>

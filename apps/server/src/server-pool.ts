@@ -1,4 +1,4 @@
-import { type DocsServer, docsServer, recentProjectVersions, type ServerOptions } from './create-server.js';
+import { type DocsServer, docsServer, type ProjectVersions, type ServerOptions } from './create-server.js';
 
 /**
  * MCP servers for stateless HTTP requests, reused. A stateless request still
@@ -13,19 +13,20 @@ export class ServerPool {
   readonly #options: ServerOptions;
   readonly #idle: DocsServer[] = [];
   readonly #maxIdle: number;
-  readonly #projectVersion: ((name: string) => Promise<string | undefined>) | undefined;
+  readonly #projectVersions: ProjectVersions | undefined;
   #closed = false;
 
-  constructor(options: ServerOptions, maxIdle = 32) {
+  /** `projectVersions` reads the versions `options.project` installs, for every server of the pool. */
+  constructor(options: ServerOptions, projectVersions: ProjectVersions | undefined, maxIdle = 32) {
     this.#options = options;
     this.#maxIdle = maxIdle;
-    this.#projectVersion = options.project === undefined ? undefined : recentProjectVersions(options.project);
+    this.#projectVersions = projectVersions;
   }
 
   /** A server connected to no transport, its tools' descriptions naming the libraries installed now. */
   async acquire(): Promise<DocsServer> {
     const idle = this.#idle.pop();
-    if (!idle) return docsServer(this.#options, this.#projectVersion);
+    if (!idle) return docsServer(this.#options, this.#projectVersions);
     await idle.refresh();
     return idle;
   }

@@ -18,6 +18,12 @@ export interface DocsToolContext {
    * name from that version when it is served, and says so when it is not. @default none (the highest version)
    */
   readonly projectVersion?: (name: string) => Promise<string | undefined>;
+  /**
+   * projectVersion for many names at once (the installed ones among them, by name): search_all asks for every
+   * library installed in more than one version, and one walk up the project's folders answers them all.
+   * @default projectVersion asked for each name
+   */
+  readonly projectVersions?: (names: readonly string[]) => Promise<ReadonlyMap<string, string>>;
   /** Told of every failure a tool turned into an error result, for the server's log. */
   readonly onError?: (error: unknown, tool: string) => void;
 }

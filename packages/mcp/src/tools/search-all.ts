@@ -87,7 +87,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       ...(context.models ? { models: context.models } : {}),
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
       ...(libraries ? { libraries } : {}),
-      ...(context.projectVersion ? { projectVersions: await projectVersions(context) } : {}),
+      ...(context.projectVersion || context.projectVersions ? { projectVersions: await projectVersions(context) } : {}),
     });
     const output = searchOutputOf(response);
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
@@ -106,9 +106,11 @@ async function projectVersions(context: DocsToolContext): Promise<Map<string, st
     const name = pkg.name.toLowerCase();
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
+  const several = [...counts].filter(([, count]) => count > 1).map(([name]) => name);
+  if (context.projectVersions) return new Map(await context.projectVersions(several));
   const versions = new Map<string, string>();
-  for (const [name, count] of counts) {
-    const version = count > 1 ? await context.projectVersion?.(name) : undefined;
+  for (const name of several) {
+    const version = await context.projectVersion?.(name);
     if (version !== undefined) versions.set(name, version);
   }
   return versions;
