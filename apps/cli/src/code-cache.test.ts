@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -96,6 +96,22 @@ describe('runCachedScript', () => {
     expect(files).toHaveLength(1);
     expect(files).not.toContain(old);
     expect(run()).toMatchObject({ cached: true, answer: 2 });
+  });
+
+  it("removes other bundles' caches not written for a month, and keeps recent ones", async () => {
+    await writeBundle(5);
+    await mkdir(cacheDir);
+    const stale = path.join(cacheDir, 'bundle.cjs-search-00000000-v20.0.0-1-1.bin');
+    const recent = path.join(cacheDir, 'bundle.cjs-search-11111111-v20.0.0-1-1.bin');
+    await writeFile(stale, 'old');
+    await writeFile(recent, 'new');
+    const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
+    await utimes(stale, longAgo, longAgo);
+    expect(run()).toMatchObject({ cached: false, answer: 5 });
+    const files = await readdir(cacheDir);
+    expect(files).toContain(path.basename(recent));
+    expect(files).not.toContain(path.basename(stale));
+    expect(files).toHaveLength(2);
   });
 
   it('runs the same when the cache cannot be written', async () => {

@@ -75,10 +75,16 @@ export function runCachedScript<T>(
       if (cached) return;
       try {
         mkdirSync(options.cacheDir, { recursive: true });
-        // Caches of this bundle file's earlier versions (or an earlier Node) are of no more use.
-        for (const old of readdirSync(options.cacheDir))
-          if (old.startsWith(prefix) && old !== path.basename(cacheFile))
-            rmSync(path.join(options.cacheDir, old), { force: true });
+        // Caches of this bundle file's earlier versions (or an earlier Node) are of no more use; so are those of
+        // bundles elsewhere (an older npx install, a removed clone) not written for a month. One still in use is
+        // then written again by its next run.
+        const monthAgo = Date.now() - 30 * 24 * 60 * 60 * 1000;
+        for (const old of readdirSync(options.cacheDir)) {
+          if (old === path.basename(cacheFile)) continue;
+          const oldFile = path.join(options.cacheDir, old);
+          const written = statSync(oldFile, { throwIfNoEntry: false })?.mtimeMs;
+          if (old.startsWith(prefix) || (written !== undefined && written < monthAgo)) rmSync(oldFile, { force: true });
+        }
         // Written whole under another name and renamed, so a process starting meanwhile reads all of it or none.
         const partial = `${cacheFile}.${process.pid}.partial`;
         writeFileSync(partial, script.createCachedData());
