@@ -109,6 +109,17 @@ const code = output.text.replaceAll(new RegExp(`\\bimport\\("${imported}([^"]+)"
 const left = code.match(/\bimport\([^)]*\)/g);
 if (left) throw new Error(`bundle: dynamic imports a vm.Script cannot run: ${left.join(', ')}`);
 if (rewrites === 0) throw new Error('bundle: no dynamic import found to rewrite (the marker changed?)');
+// `__docsImport` resolves from dist/, so a package imported that way must be one the CLI depends on: a package that
+// only a bundled package depends on would be found in this workspace and missing from an npm install.
+const { dependencies } = JSON.parse(await readFile(new URL('package.json', cli), 'utf8'));
+for (const [, specifier] of code.matchAll(/__docsImport\("([^".][^"]*)"\)/g)) {
+  const name = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+  if (!(name in dependencies))
+    throw new Error(`bundle: ${specifier} is imported on demand but ${name} is not a dependency of the CLI`);
+}
 await writeFile(output.path, code);
 // DOCS_BUNDLE_META=<file> writes what each output holds there, for a look at the bundle's weight.
 if (result.metafile) await writeFile(String(process.env.DOCS_BUNDLE_META), JSON.stringify(result.metafile));
