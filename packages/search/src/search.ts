@@ -693,6 +693,7 @@ async function lexicalCandidates(
   const reader = target.reader();
   const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
   const { hits, matches, frequencies, chunks } = await matchingChunks(reader, terms, limit, options, known);
+  const factsOf = sectionFactsOf(reader);
   const counts = { frequencies, chunks };
   if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
@@ -705,12 +706,11 @@ async function lexicalCandidates(
   const plainOwn: number[] = [];
   const own = hits.map((h, i) => {
     const share = (weightOf(held[i] ?? []) / total) ** options.coverageExponent;
-    // A section whose heading trail names the query's words is usually the one that answers it.
-    // The trail is on the hit already, so it is read here rather than queried.
-    const trail = options.headingBoost > 0 ? trailTokens(h.breadcrumb) : [];
-    const inTrail = terms.flatMap((term, t) => (tokensContain(trail, term) ? [t] : []));
-    // A changelog's heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents.
-    const history = historyPage(h.path, h.title);
+    // A section whose heading trail names the query's words is usually the one that answers it; a changelog's
+    // heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents. Both are
+    // read from the hit (and kept per section), not queried.
+    const { trail, history } = factsOf(h);
+    const inTrail = options.headingBoost > 0 ? terms.flatMap((term, t) => (tokensContain(trail, term) ? [t] : [])) : [];
     const heading = history ? 1 : 1 + options.headingBoost * (weightOf(inTrail) / total);
     // A page many others link to is where the docs explain a thing; a copy of it for another dialect is not.
     const central = (1 + h.inboundLinks) ** options.linkWeight;
@@ -729,35 +729,35 @@ async function lexicalCandidates(
   return { hits, raw: withPage(own), plain: withPage(plainOwn), covered, held, counts };
 }
 
-/**
- * Each heading trail's index tokens. A reader hands out one breadcrumb array per chunk while it keeps the
- * chunk's fields (PackageReader), so the trails of the sections that answer question after question are
- * tokenized once, and let go with the reader's cache.
- */
-const trails = new WeakMap<readonly string[], readonly string[]>();
-
-function trailTokens(breadcrumb: readonly string[]): readonly string[] {
-  let tokens = trails.get(breadcrumb);
-  if (!tokens) {
-    tokens = indexTokens(breadcrumb.join(' '));
-    trails.set(breadcrumb, tokens);
-  }
-  return tokens;
+/** What lexicalCandidates reads of a section besides its score: its heading trail's tokens, and whether its page is history. */
+interface SectionFacts {
+  readonly trail: readonly string[];
+  readonly history: boolean;
 }
 
-/** isHistoryPage by page (path and title), for the pages recently ranked: at most {@link MAX_PAGES} of them. */
-const historyPages = new Map<string, boolean>();
-const MAX_PAGES = 4096;
+/**
+ * Each reader's sections' facts, by chunk id: a package file never changes, and the sections that answer one
+ * question often answer the next. Let go with the reader; at most {@link MAX_SECTION_FACTS} a reader.
+ */
+const sectionFacts = new WeakMap<PackageReader, Map<number, SectionFacts>>();
+const MAX_SECTION_FACTS = 1024;
 
-function historyPage(path: string, title: string): boolean {
-  const key = `${path}\0${title}`;
-  let history = historyPages.get(key);
-  if (history === undefined) {
-    history = isHistoryPage(path, title);
-    if (historyPages.size >= MAX_PAGES) historyPages.clear();
-    historyPages.set(key, history);
+function sectionFactsOf(reader: PackageReader): (hit: ChunkHit) => SectionFacts {
+  let known = sectionFacts.get(reader);
+  if (!known) {
+    known = new Map();
+    sectionFacts.set(reader, known);
   }
-  return history;
+  const facts = known;
+  return (hit) => {
+    let found = facts.get(hit.id);
+    if (!found) {
+      found = { trail: indexTokens(hit.breadcrumb.join(' ')), history: isHistoryPage(hit.path, hit.title) };
+      if (facts.size >= MAX_SECTION_FACTS) facts.clear();
+      facts.set(hit.id, found);
+    }
+    return found;
+  };
 }
 
 /**
