@@ -34,8 +34,8 @@ function shingles(text: string): Float64Array {
  */
 const cached = new Map<string, Float64Array>();
 let cachedGrams = 0;
-const MAX_CACHED_GRAMS = 262_144;
-const MAX_CACHED_TEXTS = 1024;
+const MAX_CACHED_GRAMS = 131_072;
+const MAX_CACHED_TEXTS = 512;
 
 function cachedShingles(text: string): Float64Array {
   let grams = cached.get(text);

@@ -693,7 +693,6 @@ async function lexicalCandidates(
   const reader = target.reader();
   const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
   const { hits, matches, frequencies, chunks } = await matchingChunks(reader, terms, limit, options, known);
-  const factsOf = sectionFactsOf(reader);
   const counts = { frequencies, chunks };
   if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
@@ -736,28 +735,19 @@ interface SectionFacts {
 }
 
 /**
- * Each reader's sections' facts, by chunk id: a package file never changes, and the sections that answer one
- * question often answer the next. Let go with the reader; at most {@link MAX_SECTION_FACTS} a reader.
+ * Sections' facts, by the breadcrumb array of their hit: a reader makes one such array per chunk and keeps it
+ * with the chunk's fields in a cache of bounded size (PackageReader), so the facts of the sections that answer
+ * question after question are worked out once and let go with the fields.
  */
-const sectionFacts = new WeakMap<PackageReader, Map<number, SectionFacts>>();
-const MAX_SECTION_FACTS = 1024;
+const sectionFacts = new WeakMap<readonly string[], SectionFacts>();
 
-function sectionFactsOf(reader: PackageReader): (hit: ChunkHit) => SectionFacts {
-  let known = sectionFacts.get(reader);
-  if (!known) {
-    known = new Map();
-    sectionFacts.set(reader, known);
+function factsOf(hit: ChunkHit): SectionFacts {
+  let found = sectionFacts.get(hit.breadcrumb);
+  if (!found) {
+    found = { trail: indexTokens(hit.breadcrumb.join(' ')), history: isHistoryPage(hit.path, hit.title) };
+    sectionFacts.set(hit.breadcrumb, found);
   }
-  const facts = known;
-  return (hit) => {
-    let found = facts.get(hit.id);
-    if (!found) {
-      found = { trail: indexTokens(hit.breadcrumb.join(' ')), history: isHistoryPage(hit.path, hit.title) };
-      if (facts.size >= MAX_SECTION_FACTS) facts.clear();
-      facts.set(hit.id, found);
-    }
-    return found;
-  };
+  return found;
 }
 
 /**

@@ -118,8 +118,21 @@ type ChunkRow = [number, number, unknown, unknown, unknown, unknown, unknown, un
 /** A chunk's fields as a hit has them, but for the score. */
 type ChunkFields = Omit<ChunkHit, 'score'>;
 
-/** How many chunks' fields a reader keeps (a few hundred bytes each), about ten questions' worth of sections. */
-const MAX_CACHED_CHUNKS = 512;
+/**
+ * The chunks' fields every reader has returned, by {@link chunkKey}, oldest first: one budget for the whole
+ * process (a few hundred bytes a chunk, ~2 MB in all), however many packages are open, since a search over
+ * hundreds of libraries opens many readers but finds few sections in most.
+ */
+const chunkFieldsCache = new Map<number, ChunkFields>();
+const MAX_CACHED_CHUNKS = 4096;
+
+/** Readers numbered in turn (wrapping at 2^21, long after any reader of that number is gone) to key the cache. */
+let nextReaderNumber = 0;
+
+/** A chunk's key in the cache: its reader's number and its id, as one number exact below 2^53; undefined beyond. */
+function chunkKey(reader: number, id: number): number | undefined {
+  return Number.isInteger(id) && id >= 0 && id < 2 ** 32 ? reader * 2 ** 32 + id : undefined;
+}
 
 /** A hit with the fields of a chunk (kept in the reader's cache, so copied) and its score. */
 function withScore(f: ChunkFields, score: number): ChunkHit {
@@ -171,8 +184,8 @@ export class PackageReader {
   #embedder: PackageEmbedder | null | undefined;
   #vectors: VectorMatrix | undefined;
   #stats: PackageStats | undefined;
-  /** Chunks' fields by id, as {@link search} and {@link chunkHits} return them (see #fields). */
-  readonly #chunkFields = new Map<number, ChunkFields>();
+  /** This reader's number in the chunk fields' cache (see #fields). */
+  readonly #number = nextReaderNumber++ % 2 ** 21;
 
   /**
    * Reads go straight to prepared statements, each prepared once: they are
@@ -211,7 +224,6 @@ export class PackageReader {
       return;
     }
     this.#statements.clear();
-    this.#chunkFields.clear();
     this.#db?.close();
     this.#db = undefined;
   }
@@ -354,15 +366,17 @@ export class PackageReader {
   }
 
   /**
-   * The stored fields of each chunk id (unknown ids are absent), checked once and kept while the reader holds
-   * its connection: a package file never changes once installed. At most {@link MAX_CACHED_CHUNKS} are kept,
-   * so a reader's memory stays small whatever it is asked.
+   * The stored fields of each chunk id (unknown ids are absent), checked once and kept in a cache shared by every
+   * reader: a package file never changes once installed, and a reader of a replaced file is a new reader.
    */
   #fields(ids: readonly number[]): Map<number, ChunkFields> {
+    // A closed reader answers nothing, even what the cache holds.
+    if (this.#closed) throw new TypeError('The database connection is not open');
     const found = new Map<number, ChunkFields>();
     const missing: number[] = [];
     for (const id of ids) {
-      const fields = this.#chunkFields.get(id);
+      const key = chunkKey(this.#number, id);
+      const fields = key === undefined ? undefined : chunkFieldsCache.get(key);
       if (fields) found.set(id, fields);
       else missing.push(id);
     }
@@ -374,11 +388,16 @@ export class PackageReader {
     )
       .raw()
       .all(JSON.stringify(missing)) as ChunkRow[];
-    if (this.#chunkFields.size + rows.length > MAX_CACHED_CHUNKS) this.#chunkFields.clear();
     for (const row of rows) {
       const fields = this.#checked(row);
-      this.#chunkFields.set(fields.id, fields);
       found.set(fields.id, fields);
+      const key = chunkKey(this.#number, fields.id);
+      if (key === undefined) continue;
+      // The oldest goes first: a Map iterates in insertion order.
+      if (chunkFieldsCache.size >= MAX_CACHED_CHUNKS) {
+        chunkFieldsCache.delete(chunkFieldsCache.keys().next().value as number);
+      }
+      chunkFieldsCache.set(key, fields);
     }
     return found;
   }
@@ -522,7 +541,6 @@ export class PackageReader {
   async close(): Promise<void> {
     this.#closed = true;
     this.#statements.clear();
-    this.#chunkFields.clear();
     this.#db?.close();
     this.#db = undefined;
   }

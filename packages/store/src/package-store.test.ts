@@ -294,7 +294,7 @@ describe('readers the cache lets go of', () => {
     await store.close();
   });
 
-  it('a reader answers alike when asked again and once evicted (the chunks it kept let go with the connection)', async () => {
+  it('a reader answers alike when asked again and once evicted', async () => {
     const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
     await store.install(await build('one', '1.0.0'));
     await store.install(await build('two', '1.0.0'));
