@@ -23,6 +23,8 @@ export interface LoadResult {
 export interface ServeProcess {
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
+  /** The worker threads answering requests, as its ready line says (0: the main thread). */
+  readonly workers: number;
   stop(): Promise<void>;
 }
 
@@ -37,7 +39,8 @@ export function startServe(bin: string, home: string): Promise<ServeProcess> {
     child.stderr?.on('data', (chunk: string) => {
       stderr += chunk;
       const ready = /ready at (http:\/\/[^/\s]+)\/mcp/.exec(stderr);
-      if (ready?.[1]) resolve({ origin: ready[1], stop: () => stop(child) });
+      const workers = Number(/\((\d+) worker threads?\)/.exec(stderr)?.[1] ?? 0);
+      if (ready?.[1]) resolve({ origin: ready[1], workers, stop: () => stop(child) });
     });
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`docs serve --http exited ${code} before it was ready: ${stderr}`)));

@@ -3,7 +3,7 @@
 // HTTP, each steady and then while a package is added and removed. Usage:
 //
 //   node apps/bench/dist/http-load.js --home <store> [--queries file.jsonl] [--clients 20] [--requests 300]
-//                                     [--churn-folder <docs folder>] [--bin <a docs bin.js to serve>]
+//                                     [--churn-folder <docs folder>] [--bin <a docs bin to serve>]
 //
 // The questions default to ../shared/eval/queries-dev.jsonl, the churned package to a build of
 // ../shared/corpus/httpx@0.28.1 named `churn` (removed at the end).
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { buildPackage } from '@docs/ingest';
 import { PackageStore } from '@docs/store';
 import { churn, type LoadResult, load, startServe } from './http-api.js';
-import { benchMcpHttp } from './mcp-http.js';
+import { benchMcpHttp, threads } from './mcp-http.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       clients: { type: 'string', default: '20' },
       requests: { type: 'string', default: '300' },
       'churn-folder': { type: 'string', default: path.join(root, '../shared/corpus/httpx@0.28.1') },
-      bin: { type: 'string', default: path.join(root, 'apps/cli/dist/bin.js') },
+      bin: { type: 'string', default: path.join(root, 'apps/cli/dist/bin.cjs') },
     },
   });
   if (!values.home) throw new Error('--home <store> is required: a store with the questions’ libraries');
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       const [changing, cycles] = await Promise.all([running, churn(writer, churnFile, 'churn@1.0.0', running)]).finally(
         () => writer.close(),
       );
-      rows.push([`HTTP /api/search, ${clients} clients × ${perClient}`, row(steady)]);
+      rows.push([`HTTP /api/search, ${clients} clients × ${perClient}, ${threads(serve.workers)}`, row(steady)]);
       rows.push([`  while a package is added and removed (${cycles}×)`, row(changing)]);
       for (const sample of [...steady.errorSamples, ...changing.errorSamples]) process.stderr.write(`${sample}\n`);
     } finally {

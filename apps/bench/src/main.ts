@@ -32,7 +32,7 @@ import { benchBuildParts, cpuMs } from './build-parts.js';
 import { churn, type LoadResult, load, startServe } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
-import { benchMcpHttp } from './mcp-http.js';
+import { benchMcpHttp, threads } from './mcp-http.js';
 import { benchRealistic, type ManyStats, manyRow } from './realistic.js';
 import { benchReplicas } from './replicas.js';
 import { benchStartup } from './startup.js';
@@ -307,10 +307,16 @@ async function main(): Promise<void> {
           running,
           churn(churnStore, extra.output, 'churn@1.0.0', running),
         ]).finally(() => churnStore.close());
-        results.httpApi = { clients, perClient, steady, whileChanging: { ...changing, cycles } };
+        results.httpApi = {
+          clients,
+          perClient,
+          workers: serve.workers,
+          steady,
+          whileChanging: { ...changing, cycles },
+        };
         const row = (r: LoadResult) =>
           `p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, ${r.perSecond.toFixed(0)} req/s, ${r.errors} errors`;
-        table.push([`HTTP /api/search, ${clients} clients × ${perClient}`, row(steady)]);
+        table.push([`HTTP /api/search, ${clients} clients × ${perClient}, ${threads(serve.workers)}`, row(steady)]);
         table.push([`  while a package is added and removed (${cycles}×)`, row(changing)]);
         for (const sample of [...steady.errorSamples, ...changing.errorSamples]) process.stderr.write(`${sample}\n`);
       } finally {

@@ -106,13 +106,27 @@ export async function benchMcpHttp(
     const row = (r: LoadResult) =>
       `p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, ${r.perSecond.toFixed(0)} req/s, ${r.errors} errors`;
     return {
-      results: { clients: load.clients, perClient: load.perClient, steady, whileChanging: { ...changing, cycles } },
+      results: {
+        clients: load.clients,
+        perClient: load.perClient,
+        workers: serve.workers,
+        steady,
+        whileChanging: { ...changing, cycles },
+      },
       rows: [
-        [`MCP over HTTP tools/call, ${load.clients} clients × ${load.perClient}`, row(steady)],
+        [
+          `MCP over HTTP tools/call, ${load.clients} clients × ${load.perClient}, ${threads(serve.workers)}`,
+          row(steady),
+        ],
         [`  while a package is added and removed (${cycles}×)`, row(changing)],
       ],
     };
   } finally {
     await serve.stop();
   }
+}
+
+/** How a server answers, for a row's label. */
+export function threads(workers: number): string {
+  return workers > 0 ? `${workers} worker thread${workers === 1 ? '' : 's'}` : 'main thread';
 }
