@@ -30,35 +30,38 @@ const imported = 'docs-import:';
 for (const file of await readdir(dist))
   if (/^(bin-.*|bin\.cjs|bundle(-.*)?\.c?js)$/.test(file)) await rm(new URL(file, dist));
 
+/** What every output of this build shares. */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20.19',
+  legalComments: 'eof',
+  charset: 'utf8',
+  logLevel: 'warning',
+};
+/** What a CommonJS output adds: the ES modules it inlines ask import.meta for their URL; it answers with its own. */
+const commonJs = {
+  ...common,
+  format: 'cjs',
+  define: { 'import.meta.url': '__docsImportMetaUrl' },
+  // "use strict" first: esbuild's own comes after the banner, where it is no longer a directive.
+  banner: { js: '"use strict";\nvar __docsImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
 const storeDir = new URL('../', import.meta.resolve('@docs/store')).pathname;
 for (const [specifier, file] of Object.entries(lazy)) {
   await build({
     stdin: { contents: `export * from '${specifier}';`, resolveDir: storeDir, loader: 'js' },
     outfile: new URL(file, dist).pathname,
-    bundle: true,
+    ...common,
     format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
-    legalComments: 'eof',
-    charset: 'utf8',
-    logLevel: 'warning',
   });
 }
 
 const result = await build({
   entryPoints: [new URL('src/main.ts', cli).pathname],
   outfile: new URL('bundle.cjs', dist).pathname,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.19',
-  // What the inlined ES modules ask of import.meta: the bundle's own URL (it sits where their chunks sat before).
-  define: { 'import.meta.url': '__docsImportMetaUrl' },
-  // "use strict" first: esbuild's own comes after the banner, where it is no longer a directive.
-  banner: { js: '"use strict";\nvar __docsImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-  legalComments: 'eof',
-  charset: 'utf8',
-  logLevel: 'warning',
+  ...commonJs,
   write: false,
   metafile: Boolean(process.env.DOCS_BUNDLE_META),
   plugins: [
@@ -86,16 +89,7 @@ const result = await build({
 await build({
   entryPoints: [new URL('src/bin.ts', cli).pathname],
   outfile: new URL('bin.cjs', dist).pathname,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.19',
-  define: { 'import.meta.url': '__docsImportMetaUrl' },
-  // "use strict" first: esbuild's own comes after the banner, where it is no longer a directive.
-  banner: { js: '"use strict";\nvar __docsImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-  legalComments: 'eof',
-  charset: 'utf8',
-  logLevel: 'warning',
+  ...commonJs,
 });
 
 // A vm.Script has no import() of its own (not without an experimental flag): each dynamic import of a module

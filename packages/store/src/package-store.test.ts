@@ -279,13 +279,19 @@ describe('readers the cache lets go of', () => {
     { path: 'a.md', title: 'A', content: 'x', chunks: [{ breadcrumb: [], level: 0, content: 'nothing', tokens: 1 }] },
   ];
 
-  it('an evicted reader reads on for a search that still holds it, reopening its file', async () => {
-    // One connection at most: opening a second package evicts the first while a search may still hold its reader.
+  /** A store of packages `one` and `two` that keeps one connection open, and a reader of either. */
+  async function oneConnection() {
     const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
     await store.install(await build('one', '1.0.0'));
     await store.install(await build('two', '1.0.0'));
     const all = await store.list();
     const open = (name: string) => store.reader(all.find((p) => p.name === name) as (typeof all)[number]);
+    return { store, open };
+  }
+
+  it('an evicted reader reads on for a search that still holds it, reopening its file', async () => {
+    // One connection at most: opening a second package evicts the first while a search may still hold its reader.
+    const { store, open } = await oneConnection();
     const held = open('one');
     open('two');
     expect(await held.search(cors, { limit: 5 })).toHaveLength(1);
@@ -295,11 +301,7 @@ describe('readers the cache lets go of', () => {
   });
 
   it('a reader answers alike when asked again and once evicted', async () => {
-    const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
-    await store.install(await build('one', '1.0.0'));
-    await store.install(await build('two', '1.0.0'));
-    const all = await store.list();
-    const open = (name: string) => store.reader(all.find((p) => p.name === name) as (typeof all)[number]);
+    const { store, open } = await oneConnection();
     const held = open('one');
     const first = await held.search(cors, { limit: 5 });
     expect(first).toHaveLength(1);
@@ -311,12 +313,9 @@ describe('readers the cache lets go of', () => {
   });
 
   it('an evicted reader of a package removed since says it is gone', async () => {
-    const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
-    await store.install(await build('one', '1.0.0'));
-    await store.install(await build('two', '1.0.0'));
-    const all = await store.list();
-    const held = store.reader(all.find((p) => p.name === 'one') as (typeof all)[number]);
-    store.reader(all.find((p) => p.name === 'two') as (typeof all)[number]);
+    const { store, open } = await oneConnection();
+    const held = open('one');
+    open('two');
     await store.remove('one@1.0.0');
     await expect(held.search(cors, { limit: 5 })).rejects.toMatchObject({ name: 'StoreError', code: 'gone' });
     await store.close();
