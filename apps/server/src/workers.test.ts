@@ -18,26 +18,37 @@ let dir: string;
 let home: string;
 let child: ChildProcess;
 let workersUrl: string;
-let workersLog = '';
+let workersLog: () => string;
 let inline: RunningHttpServer;
 const clients: Client[] = [];
+
+/** `docs serve --http` on any port over the test store, from the built CLI, with `flags`. */
+function serve(flags: readonly string[]): ChildProcess {
+  return spawn(process.execPath, [bin, 'serve', '--http', '0', ...flags, '--home', home], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+/** The URL a `docs serve --http` process says it is ready at, and what it has written to stderr so far. */
+function ready(server: ChildProcess): Promise<{ url: string; log: () => string }> {
+  let log = '';
+  return new Promise((resolve, reject) => {
+    server.stderr?.setEncoding('utf8');
+    server.stderr?.on('data', (chunk: string) => {
+      log += chunk;
+      const url = /ready at (http:\/\/\S+)/.exec(log)?.[1];
+      if (url) resolve({ url, log: () => log });
+    });
+    server.on('exit', (code) => reject(new Error(`docs serve exited ${code}: ${log}`)));
+  });
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'docs-workers-'));
   home = path.join(dir, 'home');
   for (const name of ['webframe', 'apiframe', 'testlib'] as const) await installTestPackage(home, name);
-  child = spawn(process.execPath, [bin, 'serve', '--http', '0', '--workers', '2', '--home', home], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  workersUrl = await new Promise<string>((resolve, reject) => {
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      workersLog += chunk;
-      const url = /ready at (http:\/\/\S+)/.exec(workersLog)?.[1];
-      if (url) resolve(url);
-    });
-    child.on('exit', (code) => reject(new Error(`docs serve exited ${code}: ${workersLog}`)));
-  });
+  child = serve(['--workers', '2']);
+  ({ url: workersUrl, log: workersLog } = await ready(child));
   inline = await startHttpServer({ home, port: 0, workers: 0 });
 });
 
@@ -60,7 +71,7 @@ async function connect(url: string): Promise<Client> {
 }
 
 it('says how many worker threads answer, and the in-process server none', () => {
-  expect(workersLog).toContain('(2 worker threads)');
+  expect(workersLog()).toContain('(2 worker threads)');
   expect(inline.workers).toBe(0);
 });
 
@@ -128,23 +139,10 @@ it('sees a package installed and removed while it serves, on every worker', asyn
 });
 
 it('takes the HTTP limits from docs serve flags (here a batch of at most 2, on one worker)', async () => {
-  const limited = spawn(
-    process.execPath,
-    [bin, 'serve', '--http', '0', '--workers', '1', '--max-batch', '2', '--max-response', '1', '--home', home],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const limited = serve(['--workers', '1', '--max-batch', '2', '--max-response', '1']);
   try {
-    let log = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      limited.stderr?.setEncoding('utf8');
-      limited.stderr?.on('data', (chunk: string) => {
-        log += chunk;
-        const found = /ready at (http:\/\/\S+)/.exec(log)?.[1];
-        if (found) resolve(found);
-      });
-      limited.on('exit', (code) => reject(new Error(`docs serve exited ${code}: ${log}`)));
-    });
-    expect(log).toContain('(1 worker thread)');
+    const { url, log } = await ready(limited);
+    expect(log()).toContain('(1 worker thread)');
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_libraries' } });
     const post = (body: unknown) =>
       fetch(url, {

@@ -289,6 +289,19 @@ describe('readers the cache lets go of', () => {
     return { store, open };
   }
 
+  /**
+   * A store keeping one connection open, holding `lib@1.0.0`, and a second store over the same folder standing
+   * for another process that replaces the file; `current()` is lib as the first store resolves it now.
+   */
+  async function replacedElsewhere() {
+    const home = path.join(dir, 'home');
+    const store = new PackageStore(home, { maxOpenPackages: 1 });
+    const other = new PackageStore(home);
+    await store.install(await build('lib', '1.0.0'));
+    const current = async () => (await store.resolve('lib@1.0.0')) as { ok: true; value: InstalledPackage };
+    return { store, other, current };
+  }
+
   it('an evicted reader reads on for a search that still holds it, reopening its file', async () => {
     // One connection at most: opening a second package evicts the first while a search may still hold its reader.
     const { store, open } = await oneConnection();
@@ -322,11 +335,7 @@ describe('readers the cache lets go of', () => {
   });
 
   it('a reader of a file another process replaced reads the old file on, and closes with the store', async () => {
-    const home = path.join(dir, 'home');
-    const store = new PackageStore(home, { maxOpenPackages: 1 });
-    const other = new PackageStore(home);
-    await store.install(await build('lib', '1.0.0'));
-    const current = async () => (await store.resolve('lib@1.0.0')) as { ok: true; value: InstalledPackage };
+    const { store, other, current } = await replacedElsewhere();
     const held = store.reader((await current()).value);
     await other.install(await build('lib', '1.0.0', nothing));
     expect(await store.reader((await current()).value).search(cors, { limit: 5 })).toHaveLength(0);
@@ -338,11 +347,7 @@ describe('readers the cache lets go of', () => {
   });
 
   it('readers of replaced files wait in a bounded number: beyond maxOpenPackages the oldest closes at once', async () => {
-    const home = path.join(dir, 'home');
-    const store = new PackageStore(home, { maxOpenPackages: 1 });
-    const other = new PackageStore(home);
-    await store.install(await build('lib', '1.0.0'));
-    const current = async () => (await store.resolve('lib@1.0.0')) as { ok: true; value: InstalledPackage };
+    const { store, other, current } = await replacedElsewhere();
     const first = store.reader((await current()).value);
     await other.install(await build('lib', '1.0.0', nothing));
     const second = store.reader((await current()).value); // retires first
