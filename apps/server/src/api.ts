@@ -41,8 +41,8 @@ const NOT_FOUND = new Set(['no-packages', 'unknown-library', 'unknown-version', 
 export interface HttpAnswer {
   readonly status: number;
   readonly headers: Record<string, string>;
-  /** Absent for a HEAD request or an answer without a body; bytes when it crossed from a worker thread. */
-  readonly body?: string | Uint8Array;
+  /** Absent for a HEAD request or an answer without a body. */
+  readonly body?: string;
 }
 
 /** Writes an answer made by answerApi or a RequestHandler. */
@@ -53,7 +53,7 @@ export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
       ? answer.headers
       : {
           ...answer.headers,
-          'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+          'Content-Length': String(Buffer.byteLength(body)),
         };
   res.writeHead(answer.status, sized);
   res.end(body);

@@ -109,7 +109,7 @@ export type TooLarge = (bytes: number, limit: number) => { status: number; body:
  */
 export function boundAnswer(answer: HttpAnswer, limits: ResolvedLimits, tooLarge: TooLarge): HttpAnswer {
   const body = answer.body;
-  const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  const size = body === undefined ? 0 : Buffer.byteLength(body);
   if (size <= limits.maxResponseBytes) return answer;
   const refusal = tooLarge(size, limits.maxResponseBytes);
   return {

@@ -8,7 +8,6 @@ const port = parentPort;
 if (!port) throw new Error('request-worker.js runs only as a worker thread of @docs/server');
 const { models: specs, ...options } = workerData as WorkerSetup;
 const send = (reply: WorkerReply) => port.postMessage(reply);
-const encoder = new TextEncoder();
 const models = specs ? openModels(specs) : undefined;
 const handler = await localHandler({
   ...options,
@@ -27,12 +26,9 @@ port.on('message', (request: WorkerRequest) => {
   const answering =
     request.kind === 'mcp' ? handler.mcp(request.message, request.headers) : handler.api(request.method, request.url);
   answering.then(
-    (answer) => {
-      // The body crosses as bytes moved, not copied: encoded once here, written as they are by the main thread.
-      const body = typeof answer.body === 'string' ? encoder.encode(answer.body) : answer.body;
-      const reply: WorkerReply = { id: request.id, answer: { ...answer, ...(body ? { body } : {}) } };
-      port.postMessage(reply, body ? [body.buffer as ArrayBuffer] : []);
-    },
+    // The body crosses as a string: copying a string is a memcpy, while encoding it to bytes here to move them cost
+    // a new ArrayBuffer per answer (about 50 us for 20 KB, against 5 to 10 us); the main thread writes it as UTF-8.
+    (answer) => send({ id: request.id, answer }),
     (error: unknown) => send({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
   );
 });
