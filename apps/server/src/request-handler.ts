@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type { ModelSpecs, SearchModels } from '@docs/search';
 import { PackageStore, resolveHome } from '@docs/store';
 import { answerApi, type HttpAnswer } from './api.js';
-import { recentProjectVersions, type ServerOptions } from './create-server.js';
+import { docsServer, recentProjectVersions, type ServerOptions } from './create-server.js';
+import { McpExchange } from './mcp-exchange.js';
 import { ServerPool } from './server-pool.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -48,16 +49,14 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
   const log = options.log;
   // The API answers a bare name from the project's version as the tools do: its routes are the tools.
   const projectVersions = options.project === undefined ? undefined : recentProjectVersions(options.project);
-  const pool = new ServerPool(
-    {
-      store,
-      ...(options.libraries ? { libraries: options.libraries } : {}),
-      ...(options.models ? { models: options.models } : {}),
-      ...(options.project ? { project: options.project } : {}),
-      ...(log ? { log } : {}),
-    },
-    projectVersions,
-  );
+  const serverOptions = {
+    store,
+    ...(options.libraries ? { libraries: options.libraries } : {}),
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.project ? { project: options.project } : {}),
+    ...(log ? { log } : {}),
+  };
+  const pool = new ServerPool(serverOptions, projectVersions);
   // Loaded here, not at the top, so `docs serve` over stdio does not pay for the HTTP transport. The web-standard
   // transport, not the Node one: the body is parsed already and the answer is wanted whole, so converting the
   // Node request and response to web ones (what the Node transport does) would only cost time.
@@ -76,9 +75,19 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
         }
       : {}),
   };
+  // The usual request goes to one server that stays connected (see McpExchange); the others to the SDK's transport.
+  const exchange = new McpExchange();
+  const shared = await docsServer(serverOptions, projectVersions);
+  await shared.server.connect(exchange);
   return {
     workers: 0,
     async mcp(message, headers) {
+      const request = exchange.take(message, headers);
+      if (request) {
+        // A tool call re-reads the libraries itself; anything else (tools/list) shows them as they are now.
+        if (request.method !== 'tools/call') await shared.refresh();
+        return exchange.answer(request, headers);
+      }
       const docs = await pool.acquire();
       // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
@@ -95,6 +104,7 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
     },
     api: (method, url) => answerApi(method, url, api),
     async close() {
+      await shared.close();
       await pool.close();
       await store.close();
     },
