@@ -52,8 +52,8 @@ export interface RunningHttpServer extends RunningServer {
 }
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp`, statelessly (each POST gets a
- * transport of its own and a server from a pool), the JSON API under `/api/` (api.ts) and
+ * Serves MCP over Streamable HTTP at `/mcp`, statelessly (nothing outlives a POST; see
+ * localHandler), the JSON API under `/api/` (api.ts) and
  * the web page at `/` (web.ts). MCP and API requests are answered on worker threads (`workers`), each with a
  * store of its own; this thread does the HTTP. Before a request reaches MCP or the API its Host
  * and Origin are checked (403, against DNS rebinding), then its bearer token

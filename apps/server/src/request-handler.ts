@@ -40,8 +40,9 @@ export function mcpHeaders(headers: Readonly<Record<string, string | string[] | 
 }
 
 /**
- * Answers requests on this thread, over a store of its own. MCP requests are answered statelessly: each gets a
- * transport of its own and a server from a pool (see ServerPool), and its whole JSON answer as data, so the same
+ * Answers requests on this thread, over a store of its own. MCP requests are answered statelessly, the usual one
+ * on a server that stays connected (see McpExchange), any other with a transport of its own and a server from a
+ * pool (see ServerPool); each gets its whole JSON answer as data, so the same
  * code runs on a worker thread and its answer crosses to the main thread as a string.
  */
 export async function localHandler(options: HandlerOptions): Promise<RequestHandler> {
