@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
 import { type PackageInfo, toPackageInfo } from './package-file.js';
+import { holds, PhraseCache, type PhraseRows, topRows, unionSize, weightsKey } from './phrase-scores.js';
 import type { FtsColumn } from './schema.js';
 
 /** bm25() weight of each indexed column; a larger weight makes matches there count more. */
@@ -97,9 +98,14 @@ function ftsString(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
 }
 
+/** A term's alternatives that hold more than spaces: the phrases its FTS5 expression is made of. */
+function phrasesOf(term: Term): string[] {
+  return (typeof term === 'string' ? [term] : term).filter((t) => t.trim() !== '');
+}
+
 /** A term's alternatives as one FTS5 expression, or undefined if it has no words. */
 function termExpression(term: Term): string | undefined {
-  const alternatives = (typeof term === 'string' ? [term] : term).filter((t) => t.trim() !== '');
+  const alternatives = phrasesOf(term);
   if (alternatives.length === 0) return undefined;
   const quoted = alternatives.map(ftsString);
   return quoted.length === 1 ? quoted[0] : `(${quoted.join(' OR ')})`;
@@ -120,14 +126,28 @@ type ChunkFields = Omit<ChunkHit, 'score'>;
 
 /**
  * The chunks' fields every reader has returned, by {@link chunkKey}, oldest first: one budget for the whole
- * process (a few hundred bytes a chunk, ~2 MB in all), however many packages are open, since a search over
- * hundreds of libraries opens many readers but finds few sections in most.
+ * process (~750 bytes a chunk, ~12 MB at most), however many packages are open, since a search over
+ * hundreds of libraries opens many readers but finds few sections in most. Dropping the oldest first, a cache
+ * smaller than what a server's run of questions reads again misses every time: the 60 questions of the eval read
+ * ~4,500 chunks over 12 libraries, and at 4,096 spent a sixth of their time reading fields again.
  */
 const chunkFieldsCache = new Map<number, ChunkFields>();
-const MAX_CACHED_CHUNKS = 4096;
+const MAX_CACHED_CHUNKS = 16_384;
 
 /** Readers numbered in turn (wrapping at 2^21, long after any reader of that number is gone) to key the cache. */
 let nextReaderNumber = 0;
+
+/**
+ * Each phrase's rows and BM25 shares, by reader and phrase (see phrase-scores.ts): 8 MB for the process. The
+ * common words of questions, whose lists are the long ones, come back question after question.
+ */
+const phraseCache = new PhraseCache(8 * 2 ** 20);
+
+/** Readers numbered in turn, never reused, to key the phrase cache. */
+let nextReaderId = 0;
+
+/** The column weights bm25() is given when none are asked for. */
+const DEFAULT_WEIGHTS = [1, 1, 1, 1] as const;
 
 /** A chunk's key in the cache: its reader's number and its id, as one number exact below 2^53; undefined beyond. */
 function chunkKey(reader: number, id: number): number | undefined {
@@ -186,6 +206,8 @@ export class PackageReader {
   #stats: PackageStats | undefined;
   /** This reader's number in the chunk fields' cache (see #fields). */
   readonly #number = nextReaderNumber++ % 2 ** 21;
+  /** This reader's keys' prefix in the phrase cache. */
+  readonly #phraseKey = `${nextReaderId++}\0`;
 
   /**
    * Reads go straight to prepared statements, each prepared once: they are
@@ -340,21 +362,36 @@ export class PackageReader {
 
   /** Chunks matching `query`, best BM25 first (ties by chunk id). */
   async search(query: TermQuery, options: { limit: number; weights?: ColumnWeights }): Promise<ChunkHit[]> {
-    const expression = matchExpression(query);
-    if (expression === undefined || options.limit <= 0) return [];
     const w = options.weights ?? {};
     const weights = [w.title ?? 1, w.headings ?? 1, w.heading ?? 1, w.body ?? 1];
-    // Ranked inside the index alone: the chunks' other fields come from #fields, mostly without a query, since
-    // the same sections answer question after question.
-    const scored = this.#prepare(
-      `SELECT rowid, -bm25(chunks_fts, ?, ?, ?, ?) AS score FROM chunks_fts
-       WHERE chunks_fts MATCH ?
-       ORDER BY score DESC
-       LIMIT ?`,
-    )
-      .raw()
-      .all(...weights, expression, options.limit) as Array<[number, number]>;
-    scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    let scored: Array<[number, number]>;
+    if (query.mode === 'any') {
+      // The phrases in the order the OR expression would hold them (see phrase-scores.ts).
+      const phrases = query.terms.flatMap(phrasesOf);
+      if (phrases.length === 0 || options.limit <= 0) return [];
+      const key = weightsKey(weights);
+      scored = topRows(
+        phrases.map((phrase) => {
+          const entry = this.#phrase(phrase, weights);
+          return { rows: entry.rows, shares: entry.shares.get(key) as Float64Array };
+        }),
+        options.limit,
+      );
+    } else {
+      const expression = matchExpression(query);
+      if (expression === undefined || options.limit <= 0) return [];
+      // Ranked inside the index alone: the chunks' other fields come from #fields, mostly without a query, since
+      // the same sections answer question after question.
+      scored = this.#prepare(
+        `SELECT rowid, -bm25(chunks_fts, ?, ?, ?, ?) AS score FROM chunks_fts
+         WHERE chunks_fts MATCH ?
+         ORDER BY score DESC
+         LIMIT ?`,
+      )
+        .raw()
+        .all(...weights, expression, options.limit) as Array<[number, number]>;
+      scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    }
     const fields = this.#fields(scored.map(([id]) => id));
     const hits: ChunkHit[] = [];
     for (const [id, score] of scored) {
@@ -363,6 +400,36 @@ export class PackageReader {
       if (f) hits.push(withScore(f, score));
     }
     return hits;
+  }
+
+  /**
+   * One phrase's rows and its share of their BM25 under `weights` (any, when not given), asked of the index once
+   * and then kept in the phrase cache. A closed reader answers nothing, and an evicted one opens its file again (as a query would), so a
+   * package removed meanwhile is said to be gone even when the cache holds the answer.
+   */
+  #phrase(phrase: string, weights?: readonly number[]): PhraseRows {
+    if (this.#closed) throw new TypeError('The database connection is not open');
+    this.#db ??= (this.#reopen as () => Database.Database)();
+    const key = this.#phraseKey + phrase;
+    const cached = phraseCache.get(key);
+    // Asked for its rows alone, a phrase's list under any weights will do.
+    if (cached && weights === undefined) return cached;
+    weights ??= DEFAULT_WEIGHTS;
+    const wanted = weightsKey(weights);
+    if (cached?.shares.has(wanted)) return cached;
+    const listed = this.#prepare('SELECT rowid, -bm25(chunks_fts, ?, ?, ?, ?) FROM chunks_fts WHERE chunks_fts MATCH ?')
+      .raw()
+      .all(...weights, ftsString(phrase)) as Array<[number, number]>;
+    // FTS5 lists a match in rowid order; sorted anyway, since lookups (holds) rely on it.
+    if (listed.some((row, i) => i > 0 && row[0] <= (listed[i - 1] as [number, number])[0])) {
+      listed.sort((a, b) => a[0] - b[0]);
+    }
+    const rows = cached?.rows ?? Int32Array.from(listed, ([rowid]) => rowid);
+    const shares = new Float64Array(listed.length);
+    for (const [i, [, share]] of listed.entries()) shares[i] = share;
+    const entry: PhraseRows = { rows, shares: new Map([...(cached?.shares ?? []), [wanted, shares]]) };
+    phraseCache.put(key, entry);
+    return entry;
   }
 
   /**
@@ -478,6 +545,21 @@ export class PackageReader {
   ): Promise<TermStatistics> {
     const matches = new Map<number, number[]>();
     const frequencies = terms.map(() => 0);
+    if (!options.column) {
+      // From each phrase's list (the same lists a search adds up): a term is held where any of its phrases is.
+      for (const [index, term] of terms.entries()) {
+        const lists = phrasesOf(term).map((phrase) => this.#phrase(phrase).rows);
+        if (lists.length === 0) continue;
+        frequencies[index] = unionSize(lists);
+        for (const id of new Set(ids)) {
+          if (!lists.some((rows) => holds(rows, id))) continue;
+          const found = matches.get(id);
+          if (found) found.push(index);
+          else matches.set(id, [index]);
+        }
+      }
+      return { matches, frequencies, chunks: (await this.stats()).chunks };
+    }
     const wanted = new Set(ids);
     // The term's whole list of chunks, intersected here: one fixed statement,
     // and cheaper in SQLite than filtering the list by rowid. The list comes as one
@@ -487,7 +569,7 @@ export class PackageReader {
       const expression = termExpression(term);
       if (expression === undefined) continue;
       // Column names come from the FtsColumn type, never from input.
-      const filtered = options.column ? `${options.column} : (${expression})` : expression;
+      const filtered = `${options.column} : (${expression})`;
       const rowids = JSON.parse(statement.get(filtered) as string) as number[];
       frequencies[index] = rowids.length;
       for (const rowid of rowids) {
@@ -540,6 +622,7 @@ export class PackageReader {
   /** Closes the connection. */
   async close(): Promise<void> {
     this.#closed = true;
+    phraseCache.drop(this.#phraseKey);
     this.#statements.clear();
     this.#db?.close();
     this.#db = undefined;

@@ -1,0 +1,143 @@
+// BM25 over an OR of phrases, from one list per phrase.
+//
+// FTS5's bm25() is a sum over the query's phrases, in the order they appear, of a share that depends only on that
+// phrase and the row (the phrase's IDF, its weighted count in the row, the row's length):
+//
+//   score = 0.0;  for each phrase i: score += idf[i] * (f[i] * (k1 + 1)) / (f[i] + k1 * (1 - b + b * D / avgdl))
+//
+// A phrase the row lacks adds exactly 0. So the score of a row for `"a" OR "b" OR "c"` is the shares FTS5 gives it
+// for `"a"`, `"b"` and `"c"` asked alone, added in that order: the same operations on the same doubles, so the same
+// bits. A package file never changes once installed, so each phrase's list is asked for once and kept; what a
+// question costs is then adding a few lists, not scoring every row holding any of its words again (FTS5 spends about
+// a microsecond a row on that, and a question of common words holds thousands).
+
+/** One phrase's rows in a package, ascending, and the share of each row's BM25 that comes from the phrase. */
+export interface PhraseRows {
+  readonly rows: Int32Array;
+  /** Per column weights (as `weightsKey` names them): the share of each row's BM25, in `rows` order. */
+  readonly shares: Map<string, Float64Array>;
+}
+
+/** How a set of column weights is named in a {@link PhraseRows}. */
+export function weightsKey(weights: readonly number[]): string {
+  return weights.join(',');
+}
+
+/**
+ * The `limit` best rows of the sum of the lists' shares (the lists in phrase order), best first, ties by row:
+ * the rows and order FTS5 gives `ORDER BY -bm25(...) DESC LIMIT limit` for the OR of the phrases, ties by rowid.
+ */
+export function topRows(
+  lists: readonly { rows: Int32Array; shares: Float64Array }[],
+  limit: number,
+): Array<[number, number]> {
+  if (limit <= 0) return [];
+  const sums = new Map<number, number>();
+  for (const { rows, shares } of lists) {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as number;
+      // FTS5 starts each row's score at 0.0; 0.0 + x is x, bit for bit.
+      sums.set(row, (sums.get(row) ?? 0) + (shares[i] as number));
+    }
+  }
+  // The best `limit` so far, worst last: most rows fall short of it and are looked at once.
+  const best: Array<[number, number]> = [];
+  for (const [row, score] of sums) {
+    if (best.length === limit) {
+      const worst = best[limit - 1] as [number, number];
+      if (score < worst[1] || (score === worst[1] && row > worst[0])) continue;
+      best.pop();
+    }
+    let at = best.length;
+    while (at > 0) {
+      const [r, s] = best[at - 1] as [number, number];
+      if (s > score || (s === score && r < row)) break;
+      at--;
+    }
+    best.splice(at, 0, [row, score]);
+  }
+  return best;
+}
+
+/** How many rows hold any of the lists' rows: the size of their union. */
+export function unionSize(lists: readonly Int32Array[]): number {
+  if (lists.length === 1) return (lists[0] as Int32Array).length;
+  const seen = new Set<number>();
+  for (const rows of lists) for (const row of rows) seen.add(row);
+  return seen.size;
+}
+
+/** Whether the ascending `rows` hold `row`. */
+export function holds(rows: Int32Array, row: number): boolean {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = rows[mid] as number;
+    if (at === row) return true;
+    if (at < row) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/**
+ * Phrase lists of every open reader, by reader and phrase, least recently used first: one budget for the process
+ * (12 bytes a row per weighting), however many packages are open.
+ */
+export class PhraseCache {
+  readonly #entries = new Map<string, PhraseRows>();
+  readonly #budget: number;
+  #size = 0;
+
+  /** @param budget how many bytes of lists to keep at most. */
+  constructor(budget: number) {
+    this.#budget = budget;
+  }
+
+  get(key: string): PhraseRows | undefined {
+    const entry = this.#entries.get(key);
+    if (entry) {
+      // Most recently used goes last: a Map iterates in insertion order.
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Keeps `entry` (or makes room for its grown size) unless it alone would take more than an eighth of the budget. */
+  put(key: string, entry: PhraseRows): void {
+    const bytes = bytesOf(entry);
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#entries.delete(key);
+      this.#size -= bytesOf(old);
+    }
+    if (bytes > this.#budget / 8) return;
+    this.#entries.set(key, entry);
+    this.#size += bytes;
+    for (const [oldest, kept] of this.#entries) {
+      if (this.#size <= this.#budget) break;
+      this.#entries.delete(oldest);
+      this.#size -= bytesOf(kept);
+    }
+  }
+
+  /** Lets go of every list whose key starts with `prefix` (a closed reader's). */
+  drop(prefix: string): void {
+    for (const [key, entry] of this.#entries) {
+      if (!key.startsWith(prefix)) continue;
+      this.#entries.delete(key);
+      this.#size -= bytesOf(entry);
+    }
+  }
+
+  /** Bytes held now. */
+  get size(): number {
+    return this.#size;
+  }
+}
+
+function bytesOf(entry: PhraseRows): number {
+  return entry.rows.byteLength + [...entry.shares.values()].reduce((sum, s) => sum + s.byteLength, 0);
+}
