@@ -143,11 +143,19 @@ let nextReaderNumber = 0;
  */
 const phraseCache = new PhraseCache(8 * 2 ** 20);
 
+/** Phrases (by reader) asked about once and not given a list yet; forgotten all at once when it fills. */
+const askedOnce = new Set<string>();
+
+/** Whether `key` was asked about before; remembers that it now has been. */
+function askedBefore(key: string): boolean {
+  if (askedOnce.delete(key)) return true;
+  if (askedOnce.size >= 65_536) askedOnce.clear();
+  askedOnce.add(key);
+  return false;
+}
+
 /** Readers numbered in turn, never reused, to key the phrase cache. */
 let nextReaderId = 0;
-
-/** The column weights bm25() is given when none are asked for. */
-const DEFAULT_WEIGHTS = [1, 1, 1, 1] as const;
 
 /** A chunk's key in the cache: its reader's number and its id, as one number exact below 2^53; undefined beyond. */
 function chunkKey(reader: number, id: number): number | undefined {
@@ -224,14 +232,21 @@ export class PackageReader {
   #prepare(source: string): Database.Statement {
     let statement = this.#statements.get(source);
     if (!statement) {
-      // As better-sqlite3 says of a closed connection: a closed reader is never opened again. Only an evicted one
-      // (which always has `reopen`) is without a connection while open.
-      if (this.#closed) throw new TypeError('The database connection is not open');
-      this.#db ??= (this.#reopen as () => Database.Database)();
-      statement = this.#db.prepare(source);
+      statement = this.#connection().prepare(source);
       this.#statements.set(source, statement);
     }
     return statement;
+  }
+
+  /**
+   * The open connection. As better-sqlite3 says of a closed connection: a closed reader is never opened again. Only
+   * an evicted one (which always has `reopen`) is without a connection while open, and it opens its file again, so
+   * a package removed meanwhile is said to be gone even where a cache holds the answer.
+   */
+  #connection(): Database.Database {
+    if (this.#closed) throw new TypeError('The database connection is not open');
+    this.#db ??= (this.#reopen as () => Database.Database)();
+    return this.#db;
   }
 
   /**
@@ -364,22 +379,14 @@ export class PackageReader {
   async search(query: TermQuery, options: { limit: number; weights?: ColumnWeights }): Promise<ChunkHit[]> {
     const w = options.weights ?? {};
     const weights = [w.title ?? 1, w.headings ?? 1, w.heading ?? 1, w.body ?? 1];
+    const expression = matchExpression(query);
+    if (expression === undefined || options.limit <= 0) return [];
+    // The phrases in the order the OR expression holds them (see phrase-scores.ts).
+    const lists = query.mode === 'any' ? this.#phraseLists(query.terms.flatMap(phrasesOf), weights) : undefined;
     let scored: Array<[number, number]>;
-    if (query.mode === 'any') {
-      // The phrases in the order the OR expression would hold them (see phrase-scores.ts).
-      const phrases = query.terms.flatMap(phrasesOf);
-      if (phrases.length === 0 || options.limit <= 0) return [];
-      const key = weightsKey(weights);
-      scored = topRows(
-        phrases.map((phrase) => {
-          const entry = this.#phrase(phrase, weights);
-          return { rows: entry.rows, shares: entry.shares.get(key) as Float64Array };
-        }),
-        options.limit,
-      );
+    if (lists) {
+      scored = topRows(lists, options.limit);
     } else {
-      const expression = matchExpression(query);
-      if (expression === undefined || options.limit <= 0) return [];
       // Ranked inside the index alone: the chunks' other fields come from #fields, mostly without a query, since
       // the same sections answer question after question.
       scored = this.#prepare(
@@ -403,30 +410,55 @@ export class PackageReader {
   }
 
   /**
-   * One phrase's rows and its share of their BM25 under `weights` (any, when not given), asked of the index once
-   * and then kept in the phrase cache. A closed reader answers nothing, and an evicted one opens its file again (as a query would), so a
-   * package removed meanwhile is said to be gone even when the cache holds the answer.
+   * Each phrase's list under `weights`, or undefined when one is not kept: then the OR query answers. A phrase is
+   * given a list the second time this reader is asked about it, so a question asked once (the CLI asks one) costs
+   * what the OR query costs, and a server's recurring words are scored once.
    */
-  #phrase(phrase: string, weights?: readonly number[]): PhraseRows {
-    if (this.#closed) throw new TypeError('The database connection is not open');
-    this.#db ??= (this.#reopen as () => Database.Database)();
+  #phraseLists(
+    phrases: readonly string[],
+    weights: readonly number[],
+  ): Array<{ rows: Float64Array; shares: Float64Array }> | undefined {
+    this.#connection();
+    const key = weightsKey(weights);
+    const lists: Array<{ rows: Float64Array; shares: Float64Array }> = [];
+    let complete = true;
+    for (const phrase of phrases) {
+      const kept = phraseCache.get(this.#phraseKey + phrase);
+      const shares = kept?.shares.get(key);
+      if (kept && shares) lists.push({ rows: kept.rows, shares });
+      else if (askedBefore(this.#phraseKey + phrase)) {
+        const made = this.#phrase(phrase, weights);
+        lists.push({ rows: made.rows, shares: made.shares.get(key) as Float64Array });
+      } else complete = false;
+    }
+    return complete ? lists : undefined;
+  }
+
+  /** One phrase's rows, ascending, and its share of their BM25 under `weights`, asked of the index and kept. */
+  #phrase(phrase: string, weights: readonly number[]): PhraseRows {
     const key = this.#phraseKey + phrase;
     const cached = phraseCache.get(key);
-    // Asked for its rows alone, a phrase's list under any weights will do.
-    if (cached && weights === undefined) return cached;
-    weights ??= DEFAULT_WEIGHTS;
+    const quoted = ftsString(phrase);
+    // Two plain lists in the same rowid order cost a third of one list of [rowid, score] pairs.
+    const rows =
+      cached?.rows ??
+      Float64Array.from(
+        JSON.parse(
+          this.#prepare('SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid')
+            .pluck()
+            .get(quoted) as string,
+        ) as number[],
+      );
     const wanted = weightsKey(weights);
-    if (cached?.shares.has(wanted)) return cached;
-    const listed = this.#prepare('SELECT rowid, -bm25(chunks_fts, ?, ?, ?, ?) FROM chunks_fts WHERE chunks_fts MATCH ?')
-      .raw()
-      .all(...weights, ftsString(phrase)) as Array<[number, number]>;
-    // FTS5 lists a match in rowid order; sorted anyway, since lookups (holds) rely on it.
-    if (listed.some((row, i) => i > 0 && row[0] <= (listed[i - 1] as [number, number])[0])) {
-      listed.sort((a, b) => a[0] - b[0]);
+    const scores = this.#prepare(
+      'SELECT -bm25(chunks_fts, ?, ?, ?, ?) FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid',
+    )
+      .pluck()
+      .all(...weights, quoted) as number[];
+    if (scores.length !== rows.length) {
+      throw new StoreError('damaged-package', `${this.label}: its full-text index lists "${phrase}" in two ways`);
     }
-    const rows = cached?.rows ?? Int32Array.from(listed, ([rowid]) => rowid);
-    const shares = new Float64Array(listed.length);
-    for (const [i, [, share]] of listed.entries()) shares[i] = share;
+    const shares = Float64Array.from(scores);
     const entry: PhraseRows = { rows, shares: new Map([...(cached?.shares ?? []), [wanted, shares]]) };
     phraseCache.put(key, entry);
     return entry;
@@ -545,31 +577,30 @@ export class PackageReader {
   ): Promise<TermStatistics> {
     const matches = new Map<number, number[]>();
     const frequencies = terms.map(() => 0);
-    if (!options.column) {
-      // From each phrase's list (the same lists a search adds up): a term is held where any of its phrases is.
-      for (const [index, term] of terms.entries()) {
-        const lists = phrasesOf(term).map((phrase) => this.#phrase(phrase).rows);
-        if (lists.length === 0) continue;
-        frequencies[index] = unionSize(lists);
-        for (const id of new Set(ids)) {
-          if (!lists.some((rows) => holds(rows, id))) continue;
-          const found = matches.get(id);
-          if (found) found.push(index);
-          else matches.set(id, [index]);
-        }
-      }
-      return { matches, frequencies, chunks: (await this.stats()).chunks };
-    }
     const wanted = new Set(ids);
     // The term's whole list of chunks, intersected here: one fixed statement,
     // and cheaper in SQLite than filtering the list by rowid. The list comes as one
     // JSON array, which costs a third less than a row per chunk.
     const statement = this.#prepare('SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
     for (const [index, term] of terms.entries()) {
-      const expression = termExpression(term);
-      if (expression === undefined) continue;
+      const phrases = phrasesOf(term);
+      if (phrases.length === 0) continue;
+      const kept = options.column ? [] : phrases.map((phrase) => phraseCache.get(this.#phraseKey + phrase)?.rows);
+      if (kept.length > 0 && kept.every((rows) => rows !== undefined)) {
+        // From the phrases' kept lists (a search made them): a term is held where any of its phrases is.
+        const lists = kept as Float64Array[];
+        frequencies[index] = unionSize(lists);
+        for (const id of wanted) {
+          if (!lists.some((rows) => holds(rows, id))) continue;
+          const found = matches.get(id);
+          if (found) found.push(index);
+          else matches.set(id, [index]);
+        }
+        continue;
+      }
+      const expression = termExpression(term) as string;
       // Column names come from the FtsColumn type, never from input.
-      const filtered = `${options.column} : (${expression})`;
+      const filtered = options.column ? `${options.column} : (${expression})` : expression;
       const rowids = JSON.parse(statement.get(filtered) as string) as number[];
       frequencies[index] = rowids.length;
       for (const rowid of rowids) {

@@ -13,8 +13,9 @@
 
 /** One phrase's rows in a package, ascending, and the share of each row's BM25 that comes from the phrase. */
 export interface PhraseRows {
-  readonly rows: Int32Array;
-  /** Per column weights (as `weightsKey` names them): the share of each row's BM25, in `rows` order. */
+  /** Rowids as doubles: exact for any rowid SQLite allows a package file to hold. */
+  readonly rows: Float64Array;
+  /** Per column weights (as `weightsKey` names them, only those asked for): each row's share of its BM25. */
   readonly shares: Map<string, Float64Array>;
 }
 
@@ -28,7 +29,7 @@ export function weightsKey(weights: readonly number[]): string {
  * the rows and order FTS5 gives `ORDER BY -bm25(...) DESC LIMIT limit` for the OR of the phrases, ties by rowid.
  */
 export function topRows(
-  lists: readonly { rows: Int32Array; shares: Float64Array }[],
+  lists: readonly { rows: Float64Array; shares: Float64Array }[],
   limit: number,
 ): Array<[number, number]> {
   if (limit <= 0) return [];
@@ -60,15 +61,15 @@ export function topRows(
 }
 
 /** How many rows hold any of the lists' rows: the size of their union. */
-export function unionSize(lists: readonly Int32Array[]): number {
-  if (lists.length === 1) return (lists[0] as Int32Array).length;
+export function unionSize(lists: readonly Float64Array[]): number {
+  if (lists.length === 1) return (lists[0] as Float64Array).length;
   const seen = new Set<number>();
   for (const rows of lists) for (const row of rows) seen.add(row);
   return seen.size;
 }
 
 /** Whether the ascending `rows` hold `row`. */
-export function holds(rows: Int32Array, row: number): boolean {
+export function holds(rows: Float64Array, row: number): boolean {
   let lo = 0;
   let hi = rows.length - 1;
   while (lo <= hi) {
@@ -83,7 +84,7 @@ export function holds(rows: Int32Array, row: number): boolean {
 
 /**
  * Phrase lists of every open reader, by reader and phrase, least recently used first: one budget for the process
- * (12 bytes a row per weighting), however many packages are open.
+ * (8 bytes a row, and 8 more per weighting), however many packages are open.
  */
 export class PhraseCache {
   readonly #entries = new Map<string, PhraseRows>();
