@@ -112,6 +112,15 @@ describe('fuseScores', () => {
     expect(() => fuseScores(input as ScoredId[][], options)).toThrow(message);
   });
 
+  it('fuses one list as it fuses that list beside an empty one, scores to the bit', () => {
+    fc.assert(
+      fc.property(list, weight, rest, (l, w, r) => {
+        // One list takes a path of its own; with an empty list beside it, the general one.
+        expect(fuseScores([l], { weights: [w], rest: r })).toEqual(fuseScores([l, []], { weights: [w, 1], rest: r }));
+      }),
+    );
+  });
+
   it('does not depend on the order of the lists (each moved with its weight) or of the ids in a list', () => {
     fc.assert(
       fc.property(

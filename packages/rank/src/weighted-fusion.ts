@@ -72,6 +72,7 @@ export function fuseScores(lists: readonly (readonly ScoredId[])[], options: Sco
       throw new RangeError(`fuseScores: weights[${i}] is ${String(weight)}; each weight must be a finite number ≥ 0`);
     }
   }
+  if (lists.length === 1) return fuseOne(lists[0] as readonly ScoredId[], weights[0] ?? 1);
   // id → (list position → weighted score)
   const found = new Map<string, Map<number, number>>();
   for (const [position, list] of lists.entries()) {
@@ -105,4 +106,23 @@ export function fuseScores(lists: readonly (readonly ScoredId[])[], options: Sco
   return fused.sort(
     (a, b) => b.score - a.score || b.lists.length - a.lists.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
+}
+
+/**
+ * {@link fuseScores} of one list, the usual case (a question asked one way): each id at its best weighted score,
+ * which is what the general case computes (best + rest × 0), without a map of lists per id.
+ */
+function fuseOne(list: readonly ScoredId[], weight: number): FusedScore[] {
+  const best = new Map<string, number>();
+  for (const [i, { id, score }] of list.entries()) {
+    if (!(Number.isFinite(score) && score >= 0)) {
+      throw new RangeError(
+        `fuseScores: lists[0][${i}].score is ${String(score)}; each score must be a finite number ≥ 0`,
+      );
+    }
+    best.set(id, Math.max(best.get(id) ?? 0, score * weight));
+  }
+  const fused: FusedScore[] = [];
+  for (const [id, score] of best) fused.push({ id, score, lists: [0], best: 0 });
+  return fused.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -33,14 +33,7 @@ export function topRows(
   limit: number,
 ): Array<[number, number]> {
   if (limit <= 0) return [];
-  const sums = new Map<number, number>();
-  for (const { rows, shares } of lists) {
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as number;
-      // FTS5 starts each row's score at 0.0; 0.0 + x is x, bit for bit.
-      sums.set(row, (sums.get(row) ?? 0) + (shares[i] as number));
-    }
-  }
+  const sums = summed(lists);
   // The best `limit` so far, worst last: most rows fall short of it and are looked at once.
   const best: Array<[number, number]> = [];
   for (const [row, score] of sums) {
@@ -58,6 +51,50 @@ export function topRows(
     best.splice(at, 0, [row, score]);
   }
   return best;
+}
+
+/** Rows below this are added up in a reused array (8 bytes a row); a package's chunk ids count from 1. */
+const DENSE_ROWS = 2 ** 18;
+let dense = new Float64Array(1024);
+let stamps = new Uint32Array(1024);
+let generation = 0;
+
+/**
+ * Each row's sum of shares over the lists, rows in the order first met. Added list by list, so each row's sum is
+ * made in phrase order, as FTS5 makes it.
+ */
+function summed(lists: readonly { rows: Float64Array; shares: Float64Array }[]): Iterable<[number, number]> {
+  let top = 0;
+  for (const { rows } of lists) if (rows.length > 0) top = Math.max(top, rows[rows.length - 1] as number);
+  if (top >= DENSE_ROWS || lists.some(({ rows }) => rows.length > 0 && !((rows[0] as number) >= 0))) {
+    const sums = new Map<number, number>();
+    for (const { rows, shares } of lists) {
+      // FTS5 starts each row's score at 0.0; 0.0 + x is x, bit for bit.
+      for (let i = 0; i < rows.length; i++)
+        sums.set(rows[i] as number, (sums.get(rows[i] as number) ?? 0) + (shares[i] as number));
+    }
+    return sums;
+  }
+  if (dense.length <= top) {
+    const size = Math.min(DENSE_ROWS, 2 ** Math.ceil(Math.log2(top + 1)));
+    dense = new Float64Array(size);
+    stamps = new Uint32Array(size);
+  }
+  // A row whose stamp is not this call's has not been met yet: nothing to clear between calls.
+  generation = generation === 0xffffffff ? 1 : generation + 1;
+  if (generation === 1) stamps.fill(0);
+  const met: number[] = [];
+  for (const { rows, shares } of lists) {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as number;
+      if (stamps[row] !== generation) {
+        stamps[row] = generation;
+        met.push(row);
+        dense[row] = shares[i] as number;
+      } else dense[row] = (dense[row] as number) + (shares[i] as number);
+    }
+  }
+  return met.map((row) => [row, dense[row] as number]);
 }
 
 /** How many rows hold any of the lists' rows: the size of their union. */
