@@ -94,6 +94,16 @@ export function load(
 }
 
 /**
+ * How many requests each client sends before a measured run: a sixth of the run, with every client at once. Asking
+ * every question once, one at a time, opens the packages but reaches one worker thread only; the others then
+ * compile their hot code and fill their caches inside the measured run (its first seconds had twice the p95 of the
+ * rest). The runs measure a server that has been answering a while.
+ */
+export function warmUpPerClient(perClient: number): number {
+  return Math.max(1, Math.ceil(perClient / 6));
+}
+
+/**
  * The load driver both HTTP benches share: `clients` keep-alive clients, each sending `perClient` requests one
  * after another. A request's time is its exchange alone (`send`); `check` then says what is wrong with its answer,
  * if anything (a throw counts as wrong too), and `label` names request `n` in the error samples.

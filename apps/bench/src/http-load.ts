@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildPackage } from '@docs/ingest';
 import { PackageStore } from '@docs/store';
-import { churn, type LoadResult, load, startServe } from './http-api.js';
+import { churn, type LoadResult, load, startServe, warmUpPerClient } from './http-api.js';
 import { benchMcpHttp, threads } from './mcp-http.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
         return `/api/search?${params}`;
       });
       for (const p of paths) await load(serve.origin, [p], 1, 1);
+      await load(serve.origin, paths, clients, warmUpPerClient(perClient));
       const steady = await load(serve.origin, paths, clients, perClient);
       const running = load(serve.origin, paths, clients, perClient);
       const writer = new PackageStore(home);

@@ -29,7 +29,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { benchAlternatives } from './alternatives.js';
 import { benchBuildParts, cpuMs } from './build-parts.js';
-import { churn, type LoadResult, load, startServe } from './http-api.js';
+import { churn, type LoadResult, load, startServe, warmUpPerClient } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
 import { benchMcpHttp, threads } from './mcp-http.js';
@@ -300,6 +300,7 @@ async function main(): Promise<void> {
       const serve = await startServe(bin, home);
       try {
         for (const p of paths) await load(serve.origin, [p], 1, 1);
+        await load(serve.origin, paths, clients, warmUpPerClient(perClient));
         const steady = await load(serve.origin, paths, clients, perClient);
         const running = load(serve.origin, paths, clients, perClient);
         const churnStore = new PackageStore(home);

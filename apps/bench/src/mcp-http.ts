@@ -1,6 +1,6 @@
 import { type Agent, request } from 'node:http';
 import { PackageStore } from '@docs/store';
-import { churn, closedLoop, type LoadResult, startServe } from './http-api.js';
+import { churn, closedLoop, type LoadResult, startServe, warmUpPerClient } from './http-api.js';
 
 // MCP over Streamable HTTP under load: `docs serve --http` in a process of its own, parallel keep-alive
 // clients each POSTing JSON-RPC tools/call requests (get_docs for a question with a library, search_all
@@ -95,6 +95,7 @@ export async function benchMcpHttp(
     const mcpUrl = `${serve.origin}/mcp`;
     // Warm-up: every question once, so the measured runs start with the packages open.
     for (const q of questions) await loadMcp(mcpUrl, [q], 1, 1);
+    await loadMcp(mcpUrl, questions, load.clients, warmUpPerClient(load.perClient));
     const steady = await loadMcp(mcpUrl, questions, load.clients, load.perClient);
     const running = loadMcp(mcpUrl, questions, load.clients, load.perClient);
     const writer = new PackageStore(home);
