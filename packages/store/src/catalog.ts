@@ -42,6 +42,8 @@ interface LibraryRow {
 /** The open read connection and the library rows as of `dataVersion`. */
 interface Reading {
   readonly db: Database.Database;
+  /** The terms of a JSON array of tokens: prepared once per connection, as every search across libraries asks it. */
+  readonly termRows: Database.Statement;
   /** The file's inode: a catalog made anew is another file, and the connection is reopened. */
   readonly ino: bigint;
   dataVersion: number;
@@ -69,7 +71,9 @@ const TOKENIZER = 'unicode61 remove_diacritics 2';
 export class StoreCatalog {
   readonly #file: string;
   #reading: Reading | undefined;
-  #tokenizer: Database.Database | undefined;
+  #tokenizer: Tokenizer | undefined;
+  /** Texts' tokens, as #tokenize made them. */
+  readonly #tokens = new Map<string, string[]>();
 
   constructor(storeDir: string) {
     this.#file = path.join(storeDir, '.catalog', 'catalog.db');
@@ -175,10 +179,7 @@ export class StoreCatalog {
       }
       const tokens = [...new Set(phrases.flat())];
       const counts = new Map<string, Map<number, number>>(tokens.map((t) => [t, new Map<number, number>()]));
-      const rows = reading.db
-        .prepare('SELECT t.token, t.library, t.df FROM json_each(?) AS j JOIN terms AS t ON t.token = j.value')
-        .raw()
-        .all(JSON.stringify(tokens)) as Array<[string, number, number]>;
+      const rows = reading.termRows.all(JSON.stringify(tokens)) as Array<[string, number, number]>;
       for (const [token, library, df] of rows) counts.get(token)?.set(library, df);
       for (const pkg of packages) {
         const row = fresh(reading.libraries, pkg);
@@ -206,7 +207,7 @@ export class StoreCatalog {
   close(): void {
     this.#reading?.db.close();
     this.#reading = undefined;
-    this.#tokenizer?.close();
+    this.#tokenizer?.db.close();
     this.#tokenizer = undefined;
   }
 
@@ -230,7 +231,10 @@ export class StoreCatalog {
           db.close();
           return undefined;
         }
-        this.#reading = { db, ino, dataVersion: -1, libraries: new Map() };
+        const termRows = db
+          .prepare('SELECT t.token, t.library, t.df FROM json_each(?) AS j JOIN terms AS t ON t.token = j.value')
+          .raw();
+        this.#reading = { db, ino, termRows, dataVersion: -1, libraries: new Map() };
       }
       const reading = this.#reading;
       const dataVersion = reading.db.pragma('data_version', { simple: true }) as number;
@@ -247,24 +251,19 @@ export class StoreCatalog {
     }
   }
 
-  /** Each text's tokens as the package index makes them, by the same tokenizer of the same SQLite. */
+  /**
+   * Each text's tokens as the package index makes them, by the same tokenizer of the same SQLite. A text's tokens
+   * never change, and the same words come back question after question: each is tokenized once.
+   */
   #tokenize(texts: readonly string[]): string[][] {
-    if (!this.#tokenizer) {
-      const db = new Database(':memory:');
-      db.exec(`CREATE VIRTUAL TABLE q USING fts5(t, tokenize='${TOKENIZER}')`);
-      db.exec('CREATE VIRTUAL TABLE qv USING fts5vocab(q, instance)');
-      this.#tokenizer = db;
+    const missing = [...new Set(texts.filter((t) => !this.#tokens.has(t)))];
+    if (missing.length > 0) {
+      this.#tokenizer ??= tokenizerOf(new Database(':memory:'));
+      const made = this.#tokenizer.tokenize(missing);
+      if (this.#tokens.size + missing.length > MAX_TOKENIZED) this.#tokens.clear();
+      for (const [i, text] of missing.entries()) this.#tokens.set(text, made[i] as string[]);
     }
-    const db = this.#tokenizer;
-    const phrases = texts.map((): string[] => []);
-    db.transaction(() => {
-      const insert = db.prepare('INSERT INTO q (rowid, t) VALUES (?, ?)');
-      for (const [i, text] of texts.entries()) insert.run(i + 1, text);
-      const rows = db.prepare('SELECT doc, term FROM qv ORDER BY doc, "offset"').raw().all() as Array<[number, string]>;
-      for (const [doc, term] of rows) phrases[doc - 1]?.push(term);
-      db.exec('DELETE FROM q');
-    })();
-    return phrases;
+    return texts.map((t) => [...(this.#tokens.get(t) as string[])]);
   }
 
   /** Runs `change` in one write transaction, creating the catalog (or making it anew when unreadable) first. */
@@ -284,6 +283,32 @@ export class StoreCatalog {
       db.close();
     }
   }
+}
+
+/** How many texts' tokens a catalog keeps (forgotten all at once when full). */
+const MAX_TOKENIZED = 4096;
+
+/** An in-memory FTS5 table with the package index's tokenizer, and what reads its tokens back. */
+interface Tokenizer {
+  readonly db: Database.Database;
+  /** Each text's tokens, in order. */
+  readonly tokenize: (texts: readonly string[]) => string[][];
+}
+
+function tokenizerOf(db: Database.Database): Tokenizer {
+  db.exec(`CREATE VIRTUAL TABLE q USING fts5(t, tokenize='${TOKENIZER}')`);
+  db.exec('CREATE VIRTUAL TABLE qv USING fts5vocab(q, instance)');
+  const insert = db.prepare('INSERT INTO q (rowid, t) VALUES (?, ?)');
+  const read = db.prepare('SELECT doc, term FROM qv ORDER BY doc, "offset"').raw();
+  const clear = db.prepare('DELETE FROM q');
+  const tokenize = db.transaction((texts: readonly string[]) => {
+    const phrases = texts.map((): string[] => []);
+    for (const [i, text] of texts.entries()) insert.run(i + 1, text);
+    for (const [doc, term] of read.all() as Array<[number, string]>) phrases[doc - 1]?.push(term);
+    clear.run();
+    return phrases;
+  });
+  return { db, tokenize };
 }
 
 /** A writable catalog connection with its tables, or undefined when the file is not a catalog this code reads. */
