@@ -126,22 +126,23 @@ type ChunkFields = Omit<ChunkHit, 'score'>;
 
 /**
  * The chunks' fields every reader has returned, by {@link chunkKey}, oldest first: one budget for the whole
- * process (~750 bytes a chunk, ~12 MB at most), however many packages are open, since a search over
+ * process (~750 bytes a chunk, ~6 MB at most), however many packages are open, since a search over
  * hundreds of libraries opens many readers but finds few sections in most. Dropping the oldest first, a cache
  * smaller than what a server's run of questions reads again misses every time: the 60 questions of the eval read
- * ~4,500 chunks over 12 libraries, and at 4,096 spent a sixth of their time reading fields again.
+ * ~4,500 chunks over 12 libraries, and at 4,096 spent a sixth of their time reading fields again. At 16,384, a search
+ * over 100 libraries held ~40 MB more.
  */
 const chunkFieldsCache = new Map<number, ChunkFields>();
-const MAX_CACHED_CHUNKS = 16_384;
+const MAX_CACHED_CHUNKS = 8192;
 
 /** Readers numbered in turn (wrapping at 2^21, long after any reader of that number is gone) to key the cache. */
 let nextReaderNumber = 0;
 
 /**
- * Each phrase's rows and BM25 shares, by reader and phrase (see phrase-scores.ts): 8 MB for the process. The
+ * Each phrase's rows and BM25 shares, by reader and phrase (see phrase-scores.ts): 4 MB for the process. The
  * common words of questions, whose lists are the long ones, come back question after question.
  */
-const phraseCache = new PhraseCache(8 * 2 ** 20);
+const phraseCache = new PhraseCache(4 * 2 ** 20);
 
 /** Phrases (by reader) asked about once and not given a list yet; forgotten all at once when it fills. */
 const askedOnce = new Set<string>();
@@ -411,8 +412,9 @@ export class PackageReader {
 
   /**
    * Each phrase's list under `weights`, or undefined when one is not kept: then the OR query answers. A phrase is
-   * given a list the second time this reader is asked about it, so a question asked once (the CLI asks one) costs
-   * what the OR query costs, and a server's recurring words are scored once.
+   * given a list the second time this reader is asked about it, while the cache has room (see PhraseCache.hasRoom),
+   * so a question asked once (the CLI asks one) costs what the OR query costs, and a server's recurring words are
+   * scored once.
    */
   #phraseLists(
     phrases: readonly string[],
@@ -426,7 +428,7 @@ export class PackageReader {
       const kept = phraseCache.get(this.#phraseKey + phrase);
       const shares = kept?.shares.get(key);
       if (kept && shares) lists.push({ rows: kept.rows, shares });
-      else if (askedBefore(this.#phraseKey + phrase)) {
+      else if (phraseCache.hasRoom() && askedBefore(this.#phraseKey + phrase)) {
         const made = this.#phrase(phrase, weights);
         lists.push({ rows: made.rows, shares: made.shares.get(key) as Float64Array });
       } else complete = false;

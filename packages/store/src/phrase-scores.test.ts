@@ -248,6 +248,17 @@ describe('PhraseCache', () => {
     expect(cache.size).toBeLessThanOrEqual(16 * 100);
   });
 
+  it('has room while a list of an eighth of its budget fits', () => {
+    const cache = new PhraseCache(16 * 80);
+    expect(cache.hasRoom()).toBe(true);
+    for (const key of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) cache.put(key, entry(10));
+    expect(cache.hasRoom()).toBe(true);
+    cache.put('h', entry(1));
+    expect(cache.hasRoom()).toBe(false);
+    cache.drop('h');
+    expect(cache.hasRoom()).toBe(true);
+  });
+
   it('does not keep a list bigger than an eighth of its budget, and drops a reader by prefix', () => {
     const cache = new PhraseCache(16 * 80);
     cache.put('0\0big', entry(11));
