@@ -411,6 +411,19 @@ export class PackageReader {
   }
 
   /**
+   * The rowids an FTS5 expression matches, ascending: FTS5 lists a full-text match in rowid order, which the phrase
+   * lists' lookups (holds) and their alignment with the shares' query rely on. One JSON array costs a third less
+   * than a row per chunk, and reading a whole list is cheaper in SQLite than filtering it by rowid.
+   */
+  #rowids(expression: string): number[] {
+    return JSON.parse(
+      this.#prepare('SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?')
+        .pluck()
+        .get(expression) as string,
+    ) as number[];
+  }
+
+  /**
    * Each phrase's list under `weights`, or undefined when one is not kept: then the OR query answers. A phrase is
    * given a list the second time this reader is asked about it, while the cache has room (see PhraseCache.hasRoom),
    * so a question asked once (the CLI asks one) costs what the OR query costs, and a server's recurring words are
@@ -429,28 +442,22 @@ export class PackageReader {
       const shares = kept?.shares.get(key);
       if (kept && shares) lists.push({ rows: kept.rows, shares });
       else if (phraseCache.hasRoom() && askedBefore(this.#phraseKey + phrase)) {
-        const made = this.#phrase(phrase, weights);
+        const made = this.#phrase(phrase, weights, kept);
         lists.push({ rows: made.rows, shares: made.shares.get(key) as Float64Array });
       } else complete = false;
     }
     return complete ? lists : undefined;
   }
 
-  /** One phrase's rows, ascending, and its share of their BM25 under `weights`, asked of the index and kept. */
-  #phrase(phrase: string, weights: readonly number[]): PhraseRows {
+  /**
+   * One phrase's rows, ascending, and its share of their BM25 under `weights`, asked of the index and kept beside
+   * what the cache held of it (`cached`: its rows, under other weights).
+   */
+  #phrase(phrase: string, weights: readonly number[], cached: PhraseRows | undefined): PhraseRows {
     const key = this.#phraseKey + phrase;
-    const cached = phraseCache.get(key);
     const quoted = ftsString(phrase);
     // Two plain lists in the same rowid order cost a third of one list of [rowid, score] pairs.
-    const rows =
-      cached?.rows ??
-      Float64Array.from(
-        JSON.parse(
-          this.#prepare('SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid')
-            .pluck()
-            .get(quoted) as string,
-        ) as number[],
-      );
+    const rows = cached?.rows ?? Float64Array.from(this.#rowids(quoted));
     const wanted = weightsKey(weights);
     const scores = this.#prepare(
       'SELECT -bm25(chunks_fts, ?, ?, ?, ?) FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid',
@@ -580,15 +587,15 @@ export class PackageReader {
     const matches = new Map<number, number[]>();
     const frequencies = terms.map(() => 0);
     const wanted = new Set(ids);
-    // The term's whole list of chunks, intersected here: one fixed statement,
-    // and cheaper in SQLite than filtering the list by rowid. The list comes as one
-    // JSON array, which costs a third less than a row per chunk.
-    const statement = this.#prepare('SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
+    // Opens an evicted reader's file again even when every list is kept, as a query would (see #connection).
+    this.#connection();
     for (const [index, term] of terms.entries()) {
       const phrases = phrasesOf(term);
       if (phrases.length === 0) continue;
-      const kept = options.column ? [] : phrases.map((phrase) => phraseCache.get(this.#phraseKey + phrase)?.rows);
-      if (kept.length > 0 && kept.every((rows) => rows !== undefined)) {
+      const kept = options.column
+        ? undefined
+        : phrases.map((phrase) => phraseCache.get(this.#phraseKey + phrase)?.rows);
+      if (kept?.every((rows) => rows !== undefined)) {
         // From the phrases' kept lists (a search made them): a term is held where any of its phrases is.
         const lists = kept as Float64Array[];
         frequencies[index] = unionSize(lists);
@@ -602,8 +609,7 @@ export class PackageReader {
       }
       const expression = termExpression(term) as string;
       // Column names come from the FtsColumn type, never from input.
-      const filtered = options.column ? `${options.column} : (${expression})` : expression;
-      const rowids = JSON.parse(statement.get(filtered) as string) as number[];
+      const rowids = this.#rowids(options.column ? `${options.column} : (${expression})` : expression);
       frequencies[index] = rowids.length;
       for (const rowid of rowids) {
         if (!wanted.has(rowid)) continue;
