@@ -115,9 +115,7 @@ export class WorkerPool implements RequestHandler {
 
   /** Starts a worker into a new slot; settles when it is ready, or rejects if it fails before. */
   #spawn(): Promise<void> {
-    // Workers inherit the process's Node flags; --input-type (from `node -e`) would stop a file worker starting.
-    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-    const slot: Slot = { worker: new Worker(this.#script, { workerData: this.#setup, execArgv }), waiting: new Map() };
+    const slot: Slot = { worker: startWorker(this.#script, this.#setup, process.execArgv), waiting: new Map() };
     this.#slots.push(slot);
     return new Promise((ready, failed) => {
       let started = false;
@@ -151,5 +149,32 @@ export class WorkerPool implements RequestHandler {
         if (this.#slots.includes(slot)) lost(new Error(`the request worker exited with code ${code}`));
       });
     });
+  }
+}
+
+/** `--input-type`, alone or with its value: it stops a worker started from a file (it applies to `node -e` only). */
+const isInputType = (flag: string) => flag === '--input-type' || flag.startsWith('--input-type=');
+
+/**
+ * A worker with the process's Node flags. Left to itself a worker takes them as the process parsed them, V8 flags
+ * such as `--max-old-space-size` or `--expose-gc` included; a list given instead is parsed again, and a worker
+ * refuses any V8 or process-wide flag in it (`node --max-old-space-size=4096 docs serve --http` failed to start).
+ * So a list is given only when a flag must go: `--input-type` (from `node -e`) would stop the worker's file loading.
+ * If that list still holds a flag a worker refuses, the worker starts with none: V8 and process-wide flags already
+ * hold for every thread of the process.
+ */
+export function startWorker(script: string, workerData: unknown, execArgv: readonly string[]): Worker {
+  if (!execArgv.some(isInputType)) return new Worker(script, { workerData });
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i] as string;
+    if (!isInputType(flag)) kept.push(flag);
+    else if (flag === '--input-type') i++; // and its value
+  }
+  try {
+    return new Worker(script, { workerData, execArgv: kept });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    return new Worker(script, { workerData, execArgv: [] });
   }
 }

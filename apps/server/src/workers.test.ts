@@ -22,9 +22,9 @@ let workersLog: () => string;
 let inline: RunningHttpServer;
 const clients: Client[] = [];
 
-/** `docs serve --http` on any port over the test store, from the built CLI, with `flags`. */
-function serve(flags: readonly string[]): ChildProcess {
-  return spawn(process.execPath, [bin, 'serve', '--http', '0', ...flags, '--home', home], {
+/** `docs serve --http` on any port over the test store, from the built CLI, with `flags` (and Node's `nodeFlags`). */
+function serve(flags: readonly string[], nodeFlags: readonly string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, bin, 'serve', '--http', '0', ...flags, '--home', home], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
 }
@@ -43,6 +43,14 @@ function ready(server: ChildProcess): Promise<{ url: string; log: () => string }
   });
 }
 
+/** Ends a `docs serve` process, if it has not ended already. */
+async function stop(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'docs-workers-'));
   home = path.join(dir, 'home');
@@ -55,11 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await inline?.close();
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  if (child) await stop(child);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -157,8 +161,20 @@ it('takes the HTTP limits from docs serve flags (here a batch of at most 2, on o
     expect(two.status).toBe(200);
     expect(((await two.json()) as unknown[]).length).toBe(2);
   } finally {
-    const exited = new Promise((resolve) => limited.once('exit', resolve));
-    limited.kill('SIGTERM');
-    await exited;
+    await stop(limited);
+  }
+});
+
+it('starts its workers when Node runs it with V8 flags (node --max-old-space-size=… docs serve --http)', async () => {
+  // A worker given the flags as a list refuses V8 and process-wide ones; the server failed to start with
+  // ERR_WORKER_INVALID_EXEC_ARGV, reported as a bug.
+  const flagged = serve(['--workers', '1'], ['--max-old-space-size=1024', '--expose-gc']);
+  try {
+    const { url, log } = await ready(flagged);
+    expect(log()).toContain('(1 worker thread)');
+    const answer = await callTool(await connect(url), 'get_docs', { library: 'webframe', topic: 'cors' });
+    expect(answer.text).toContain('Enable CORS in webframe');
+  } finally {
+    await stop(flagged);
   }
 });
