@@ -8,7 +8,8 @@
 // node_modules/pnpm without node_modules/.bin, and npx ran that broken local copy.
 //
 // Cheap after a normal install (the CI's first step): the packages come from pnpm's store and better-sqlite3's build
-// from its side-effects cache. Prints PASS/FAIL lines and a last line "N passed, N failed".
+// from its side-effects cache. Then `npx -y pnpm@<version> demo`, the rest of the README's first set-up command, builds
+// the copy and answers its question. Prints PASS/FAIL lines and a last line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,6 +84,16 @@ check(`the README's command recovers: npx -y ${pnpm} install`, () => {
   );
   assert(sqlite.status === 0, `better-sqlite3 does not load:\n${sqlite.stderr}`);
   return `SQLite ${sqlite.stdout.trim()}`;
+});
+
+check(`the README's first set-up command then runs the main job: npx -y ${pnpm} demo`, () => {
+  // Build, then packages from installed dependencies' READMEs and one question across them: the first thing a newcomer
+  // runs, which no test ran. Its default question is semver's to answer.
+  const demo = run('npx', ['-y', pnpm, 'demo']);
+  assert(demo.code === 0, `exit code ${demo.code}:\n${demo.tail}`);
+  const answered = /^── semver@\S+ · (.+)$/m.exec(demo.output);
+  assert(answered, `no semver section in the answer:\n${demo.tail}`);
+  return `first result: semver, ${answered[1].split(' · ')[0]}`;
 });
 
 rmSync(work, { recursive: true, force: true });
