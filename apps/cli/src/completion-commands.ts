@@ -9,9 +9,9 @@ export function addCompletionCommands(cli: Command, command: (name: string) => C
   command('completion')
     .description('print a shell completion script (commands, flags and installed library names)')
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
-    .action(async (shell: string) => {
+    .action(async (shell: string, _options: unknown, self: Command) => {
       const { completion } = await import('./commands/completion.js');
-      completion(shell);
+      completion(shell, self.optsWithGlobals() as GlobalOptions);
     });
 
   // Hidden: the scripts pass the words typed after `docs` (the last one being completed) after a `--`.

@@ -102,6 +102,15 @@ describe('docs __complete', () => {
 });
 
 describe('docs completion', () => {
+  it('with --json, prints one JSON object holding the script it prints without', () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const plain = docs('completion', shell);
+      const json = docs('completion', shell, '--json');
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual({ shell, script: plain.stdout });
+    }
+  });
+
   it('refuses a shell it has no script for', () => {
     const result = docs('completion', 'ksh');
     expect(result.code).toBe(2);

@@ -48,11 +48,12 @@ complete -c docs -f -a '(__docs_complete)'
 `,
 };
 
-/** `docs completion <shell>`: prints the completion script for the shell. */
-export function completion(shell: string): void {
+/** `docs completion <shell>`: prints the completion script for the shell (with --json, one object holding it). */
+export function completion(shell: string, globals: GlobalOptions = {}): void {
   if (!(completionShells as readonly string[]).includes(shell))
     throw new UsageError(`no completion for "${shell}": choose one of ${completionShells.join(', ')}`);
-  process.stdout.write(scripts[shell as Shell]);
+  const script = scripts[shell as Shell];
+  process.stdout.write(globals.json ? `${JSON.stringify({ shell, script })}\n` : script);
 }
 
 /**
