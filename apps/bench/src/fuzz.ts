@@ -18,10 +18,10 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { getDocs, type SearchResponse, searchAll } from '@docs/search';
 import { type DocumentInput, inspectPackageFile, PackageStore, writePackage } from '@docs/store';
 import fc from 'fast-check';
+import { commandLine } from './command-line.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = path.join(root, 'apps/cli/dist/bin.js');
@@ -210,7 +210,7 @@ async function fuzzCrashes(work: string, trials: number, seed: number): Promise<
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = commandLine('fuzz', 'usage: pnpm fuzz [--queries 100000] [--crashes 100] [--seed N]', {
     options: {
       queries: { type: 'string', default: '100000' },
       crashes: { type: 'string', default: '100' },

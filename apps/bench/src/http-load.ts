@@ -11,16 +11,20 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { buildPackage } from '@docs/ingest';
 import { PackageStore } from '@docs/store';
+import { commandLine } from './command-line.js';
 import { churn, type LoadResult, load, startServe, warmUpPerClient } from './http-api.js';
 import { benchMcpHttp, threads } from './mcp-http.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+const USAGE =
+  'usage: node apps/bench/dist/http-load.js --home <store> [--queries file.jsonl] [--clients 20] [--requests 300]\n' +
+  '       [--churn-folder <docs folder>] [--bin <a docs bin to serve>]';
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = commandLine('http-load', USAGE, {
     options: {
       home: { type: 'string' },
       queries: { type: 'string', default: path.join(root, '../shared/eval/queries-dev.jsonl') },

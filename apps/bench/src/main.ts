@@ -21,7 +21,6 @@ import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { buildPackage } from '@docs/ingest';
 import { getDocs, searchAll } from '@docs/search';
 import { type InstalledPackage, PackageStore, packageFileName, parsePackageSpec } from '@docs/store';
@@ -29,6 +28,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { benchAlternatives } from './alternatives.js';
 import { benchBuildParts, cpuMs } from './build-parts.js';
+import { commandLine } from './command-line.js';
 import { churn, type LoadResult, load, startServe, warmUpPerClient } from './http-api.js';
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
@@ -53,6 +53,11 @@ interface Latency {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = path.join(root, 'apps/cli/dist/bin.cjs');
 
+const USAGE =
+  'usage: pnpm bench [corpus dir, default ../shared/corpus] [--queries file.jsonl] [--alternatives file.jsonl] [--runs 5]\n' +
+  '       [--many 100,1000] [--realistic 1000|off] [--realistic-store dir] [--http-clients 20] [--http-requests 1000]\n' +
+  '       [--embed model[,model...]] [--rerank model] [--vectors 10000,50000] [--out bench-results.json]';
+
 function latency(samples: readonly number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? Number.NaN;
@@ -66,7 +71,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = commandLine('bench', USAGE, {
     allowPositionals: true,
     options: {
       queries: { type: 'string' },
