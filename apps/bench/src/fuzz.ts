@@ -24,7 +24,7 @@ import fc from 'fast-check';
 import { commandLine } from './command-line.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = path.join(root, 'apps/cli/dist/bin.js');
+const bin = path.join(root, 'apps/cli/dist/bin.cjs'); // the bin package.json declares, as users run it
 
 const WORDS = ['cors', 'timers', 'mock', 'query', 'schema', 'error', 'config', 'route', 'fetch', 'retry', 'stream'];
 
