@@ -34,9 +34,11 @@ function firstMessage(worker: Worker): Promise<{ workerData: unknown; execArgv: 
 }
 
 describe('startWorker', () => {
-  it("keeps the process's flags, V8 ones included", async () => {
-    const { workerData } = await firstMessage(startWorker(script, { n: 1 }, ['--max-old-space-size=1024']));
+  // workers.test.ts starts the CLI under V8 flags; here the flags of a `node -e` process are given as such.
+  it("takes the process's own flags as they are when none must go", async () => {
+    const { workerData, execArgv } = await firstMessage(startWorker(script, { n: 1 }));
     expect(workerData).toEqual({ n: 1 });
+    expect(execArgv).toEqual(process.execArgv);
   });
 
   it('leaves out --input-type (from node -e), in either spelling, and keeps the other flags', async () => {

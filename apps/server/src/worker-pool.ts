@@ -115,7 +115,7 @@ export class WorkerPool implements RequestHandler {
 
   /** Starts a worker into a new slot; settles when it is ready, or rejects if it fails before. */
   #spawn(): Promise<void> {
-    const slot: Slot = { worker: startWorker(this.#script, this.#setup, process.execArgv), waiting: new Map() };
+    const slot: Slot = { worker: startWorker(this.#script, this.#setup), waiting: new Map() };
     this.#slots.push(slot);
     return new Promise((ready, failed) => {
       let started = false;
@@ -156,18 +156,22 @@ export class WorkerPool implements RequestHandler {
 const isInputType = (flag: string) => flag === '--input-type' || flag.startsWith('--input-type=');
 
 /**
- * A worker with the process's Node flags. Left to itself a worker takes them as the process parsed them, V8 flags
- * such as `--max-old-space-size` or `--expose-gc` included; a list given instead is parsed again, and a worker
- * refuses any V8 or process-wide flag in it (`node --max-old-space-size=4096 docs serve --http` failed to start).
- * So a list is given only when a flag must go: `--input-type` (from `node -e`) would stop the worker's file loading.
- * If that list still holds a flag a worker refuses, the worker starts with none: V8 and process-wide flags already
- * hold for every thread of the process.
+ * A worker with the Node flags of the process (`processFlags`, which are `process.execArgv`; a test gives others). Left
+ * to itself a worker takes them as the process parsed them, V8 flags such as `--max-old-space-size` or `--expose-gc`
+ * included; a list given instead is parsed again, and a worker refuses any V8 or process-wide flag in it (`node
+ * --max-old-space-size=4096 docs serve --http` failed to start). So a list is given only when a flag must go:
+ * `--input-type` (from `node -e`) would stop the worker's file loading. If that list still holds a flag a worker
+ * refuses, the worker starts with none: V8 and process-wide flags already hold for every thread of the process.
  */
-export function startWorker(script: string, workerData: unknown, execArgv: readonly string[]): Worker {
-  if (!execArgv.some(isInputType)) return new Worker(script, { workerData });
+export function startWorker(
+  script: string,
+  workerData: unknown,
+  processFlags: readonly string[] = process.execArgv,
+): Worker {
+  if (!processFlags.some(isInputType)) return new Worker(script, { workerData });
   const kept: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const flag = execArgv[i] as string;
+  for (let i = 0; i < processFlags.length; i++) {
+    const flag = processFlags[i] as string;
     if (!isInputType(flag)) kept.push(flag);
     else if (flag === '--input-type') i++; // and its value
   }
