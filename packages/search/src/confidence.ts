@@ -1,39 +1,5 @@
 import { heldShare } from './idf.js';
-import type { DocResult } from './results.js';
-
-/**
- * How much of the question the answer holds, on an absolute scale: unlike a
- * result's score (1 for each library's best, however poor), it says whether
- * the docs searched answer the question at all.
- */
-export interface Confidence {
-  /**
-   * The share, in [0, 1], of the question's information that the best results
-   * hold: each word weighs its inverse document frequency over the docs
-   * searched, so missing a rare word ("cors") costs more than missing a common
-   * one ("enable"). Measured for the topic as asked, on the first page of
-   * results; each alternative phrasing's own share is in the response's `phrasings`.
-   */
-  readonly strength: number;
-  /** True when `strength` is under the search's `weakBelow`: the message then says so. */
-  readonly weak: boolean;
-  /** Words of the topic that no result on the first page holds. */
-  readonly missing: readonly string[];
-  /** Words of the topic that no section of the docs searched mentions at all. */
-  readonly unmentioned: readonly string[];
-}
-
-/** What one phrasing found, when alternatives were given. */
-export interface PhrasingReport {
-  /** The phrasing as given (the topic first). */
-  readonly text: string;
-  /** Its words as searched. */
-  readonly terms: readonly string[];
-  /** The share of its information its best result on the first page holds, [0, 1]. */
-  readonly strength: number;
-  /** Positions (1-based, counting from the first page) of the returned results it found. */
-  readonly results: readonly number[];
-}
+import type { Confidence, DocResult } from './results.js';
 
 interface Asked {
   readonly terms: readonly string[];

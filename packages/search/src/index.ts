@@ -1,7 +1,7 @@
 // This file is the public API of @docs/search.
 
 export { MAX_ALTERNATIVE_LENGTH, MAX_ALTERNATIVES } from './alternatives.js';
-export type { Confidence, PhrasingReport } from './confidence.js';
+
 export { SearchOptionError } from './errors.js';
 export type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from './models.js';
 export { heldModels } from './models.js';
@@ -12,6 +12,6 @@ export type { AnalyzedQuery } from './query.js';
 export { analyzeQuery } from './query.js';
 export type { ReadDocOptions, ReadDocResponse } from './read-doc.js';
 export { readDoc } from './read-doc.js';
-export type { DocResult, RetrievalInfo, SearchResponse, SearchStatus } from './results.js';
+export type { Confidence, DocResult, PhrasingReport, RetrievalInfo, SearchResponse, SearchStatus } from './results.js';
 export { getDocs, searchAll } from './search.js';
 export { STOP_WORDS } from './stop-words.js';

@@ -1,5 +1,3 @@
-import type { Confidence, PhrasingReport } from './confidence.js';
-
 /** One answer: a section (or adjacent sections) of one document of one library. */
 export interface DocResult {
   /** `name@version` of the library it comes from. */
@@ -86,4 +84,38 @@ export interface SearchResponse {
   readonly confidence?: Confidence;
   /** With alternative phrasings: each phrasing, its words, and which returned results it found. */
   readonly phrasings?: readonly PhrasingReport[];
+}
+
+/**
+ * How much of the question the answer holds, on an absolute scale: unlike a
+ * result's score (1 for each library's best, however poor), it says whether
+ * the docs searched answer the question at all.
+ */
+export interface Confidence {
+  /**
+   * The share, in [0, 1], of the question's information that the best results
+   * hold: each word weighs its inverse document frequency over the docs
+   * searched, so missing a rare word ("cors") costs more than missing a common
+   * one ("enable"). Measured for the topic as asked, on the first page of
+   * results; each alternative phrasing's own share is in the response's `phrasings`.
+   */
+  readonly strength: number;
+  /** True when `strength` is under the search's `weakBelow`: the message then says so. */
+  readonly weak: boolean;
+  /** Words of the topic that no result on the first page holds. */
+  readonly missing: readonly string[];
+  /** Words of the topic that no section of the docs searched mentions at all. */
+  readonly unmentioned: readonly string[];
+}
+
+/** What one phrasing found, when alternatives were given. */
+export interface PhrasingReport {
+  /** The phrasing as given (the topic first). */
+  readonly text: string;
+  /** Its words as searched. */
+  readonly terms: readonly string[];
+  /** The share of its information its best result on the first page holds, [0, 1]. */
+  readonly strength: number;
+  /** Positions (1-based, counting from the first page) of the returned results it found. */
+  readonly results: readonly number[];
 }

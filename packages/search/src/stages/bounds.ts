@@ -1,6 +1,6 @@
+import { heldShare } from '../idf.js';
+import type { ResolvedOptions } from '../options.js';
 import type { KnownTerms } from './catalog.js';
-import { heldShare } from './idf.js';
-import type { ResolvedOptions } from './options.js';
 
 /** A phrasing as the bounds see it: how many terms, and how much its matches count. */
 interface Asked {

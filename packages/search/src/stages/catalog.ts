@@ -1,5 +1,5 @@
 import type { CatalogEntry, InstalledPackage, PackageStore, Term } from '@docs/store';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from '../options.js';
 
 /** What the store's catalog says of one library and one phrasing's terms (see CatalogEntry). */
 export interface KnownTerms {

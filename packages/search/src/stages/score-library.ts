@@ -1,0 +1,254 @@
+import { minMaxNormalize } from '@docs/rank';
+import { type ChunkHit, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
+import { isHistoryPage } from '../history.js';
+import { fuseWithVectors, type Retrieval, type ScoredHits, shareOfBest } from '../hybrid.js';
+import type { TermCounts } from '../idf.js';
+import type { ResolvedOptions } from '../options.js';
+import { isIdentifier, termAlternatives } from '../terms.js';
+import type { Phrasing } from './analyse.js';
+import type { KnownTerms } from './catalog.js';
+import type { Target } from './target.js';
+
+/** A chunk one phrasing found in one library. */
+export interface PhrasingHit {
+  readonly hit: ChunkHit;
+  /** Within-library score before normalisation. */
+  readonly raw: number;
+  /** Normalised within its library, [0, 1]. */
+  readonly score: number;
+  /** The same without the heading boost (see wordsAlone), normalised within its library. */
+  readonly plain: number;
+  /** How many of the phrasing's terms the chunk holds. */
+  readonly coverage: number;
+  /** Which of the phrasing's terms (indices) the chunk holds. */
+  readonly held: readonly number[];
+}
+
+/** What one phrasing found in one library. */
+export interface PhrasingHits {
+  readonly list: readonly PhrasingHit[];
+  /** The most terms any chunk found holds. */
+  readonly bestCoverage: number;
+  readonly counts: TermCounts;
+  /** Hybrid (the topic only): the best cosine similarity to the topic, and the model that measured it. */
+  readonly bestSimilarity?: number;
+  readonly embedder?: string;
+}
+
+/** Lexical candidates with which terms each holds and how common each term is. */
+interface LexicalHits extends ScoredHits {
+  /** `raw` without the heading boost: what the chunk's words alone are worth. */
+  readonly plain: readonly number[];
+  readonly held: readonly (readonly number[])[];
+  readonly counts: TermCounts;
+}
+
+/**
+ * Stage 3: what each phrasing finds in one library, scored and normalised
+ * within it (see {@link candidates}). One phrasing after another on the
+ * library's one connection: SQLite work is synchronous, so running them
+ * "concurrently" would only interleave. Vectors take part for the topic only:
+ * alternatives are the docs' own words, which is what the index matches.
+ * `known` is what the store's catalog knows of the library, per phrasing.
+ */
+export async function scoreLibrary(
+  target: Target,
+  phrasings: readonly Phrasing[],
+  limit: number,
+  options: ResolvedOptions,
+  retrieval: Retrieval,
+  known: readonly KnownTerms[] | undefined,
+): Promise<PhrasingHits[]> {
+  const lists: PhrasingHits[] = [];
+  for (const [i, phrasing] of phrasings.entries())
+    lists.push(await candidates(target, phrasing.terms, limit, options, i === 0 ? retrieval : undefined, known?.[i]));
+  return lists;
+}
+
+/**
+ * One phrasing's candidates in one library: its lexical hits normalised within
+ * the library, or, for the topic when the package has vectors and their
+ * embedder is here, those fused with the sections nearest the query vector.
+ */
+async function candidates(
+  target: Target,
+  words: readonly string[],
+  limit: number,
+  options: ResolvedOptions,
+  retrieval: Retrieval | undefined,
+  known?: KnownTerms,
+): Promise<PhrasingHits> {
+  if (words.length === 0) return { list: [], bestCoverage: 0, counts: { frequencies: [], chunks: 0 } };
+  const lexical = await lexicalCandidates(target, words, limit, options, known);
+  const query = retrieval ? await retrieval.queryVector(target) : undefined;
+  if (query === undefined) {
+    // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
+    const scores = lexical.hits.length === 0 ? [] : minMaxNormalize(lexical.raw, { floor: 0 });
+    const plain = lexical.hits.length === 0 ? [] : minMaxNormalize(lexical.plain, { floor: 0 });
+    return phrasingHits(lexical, scores, lexical.held, lexical.counts, plain);
+  }
+  const fused = await fuseWithVectors(target, lexical, query, limit, options);
+  const embedder = (await target.reader().embedder())?.id;
+  // The sections only the vectors found come after the lexical ones, and hold none of the terms as far as is known.
+  const held = fused.hits.map((_, i) => lexical.held[i] ?? []);
+  return {
+    ...phrasingHits(fused, shareOfBest(fused.raw), held, lexical.counts),
+    bestSimilarity: Math.max(...fused.similarity),
+    ...(embedder ? { embedder } : {}),
+  };
+}
+
+/**
+ * The chunks matching any of the terms, best BM25 first; which terms each
+ * holds; and how many chunks hold each term. Asked only about the terms the
+ * catalog says the library may hold: a term no chunk holds adds nothing to a
+ * chunk's BM25 (its share is its count in the chunk, 0, times its weight) nor
+ * to the matches, so leaving it out changes no score. When one term is left,
+ * every hit holds it; its count comes from the catalog where that knows it.
+ */
+async function matchingChunks(
+  reader: PackageReader,
+  terms: readonly Term[],
+  limit: number,
+  options: ResolvedOptions,
+  known: KnownTerms | undefined,
+): Promise<{ hits: ChunkHit[]; matches: Map<number, number[]>; frequencies: readonly number[]; chunks: number }> {
+  if (!known) {
+    const hits = await reader.search({ terms, mode: 'any' }, { limit, weights: options.weights });
+    // Which terms each hit holds, and how common each term is: one pass over each term's chunks.
+    return {
+      hits,
+      ...(await reader.termStatistics(
+        terms,
+        hits.map((h) => h.id),
+      )),
+    };
+  }
+  const asked = terms.flatMap((_, t) => (known.holds[t] ? [t] : []));
+  const frequencies = terms.map(() => 0);
+  const chunks = known.chunks;
+  if (asked.length === 0) return { hits: [], matches: new Map(), frequencies, chunks };
+  const askedTerms = asked.map((t) => terms[t] as Term);
+  const hits = await reader.search({ terms: askedTerms, mode: 'any' }, { limit, weights: options.weights });
+  const only = asked.length === 1 ? (asked[0] as number) : undefined;
+  const knownFrequency = only === undefined ? undefined : known.frequencies[only];
+  if (only !== undefined && knownFrequency !== undefined) {
+    frequencies[only] = knownFrequency;
+    return { hits, matches: new Map(hits.map((h) => [h.id, [only]])), frequencies, chunks };
+  }
+  const statistics = await reader.termStatistics(askedTerms, only === undefined ? hits.map((h) => h.id) : []);
+  for (const [i, t] of asked.entries()) frequencies[t] = statistics.frequencies[i] ?? 0;
+  const matches =
+    only === undefined
+      ? new Map([...statistics.matches].map(([id, held]) => [id, held.map((i) => asked[i] as number)]))
+      : new Map(hits.map((h) => [h.id, [only]]));
+  return { hits, matches, frequencies, chunks };
+}
+
+/** A deferred library's counts, from the catalog, and nothing found (it will not be searched unless it might matter). */
+export function catalogued(words: readonly string[], known: KnownTerms | undefined): PhrasingHits {
+  if (words.length === 0) return { list: [], bestCoverage: 0, counts: { frequencies: [], chunks: 0 } };
+  const frequencies = words.map((_, t) => known?.frequencies[t] ?? 0);
+  return { list: [], bestCoverage: 0, counts: { frequencies, chunks: known?.chunks ?? 0 } };
+}
+
+/** What {@link candidates} finds in a library none of whose chunks holds any of the words. */
+export function nothingFound(words: readonly string[], chunks: number): PhrasingHits {
+  if (words.length === 0) return { list: [], bestCoverage: 0, counts: { frequencies: [], chunks: 0 } };
+  return { list: [], bestCoverage: 0, counts: { frequencies: words.map(() => 0), chunks } };
+}
+
+/** Scored hits as a phrasing's list, best first. */
+function phrasingHits(
+  scored: ScoredHits,
+  scores: readonly number[],
+  held: readonly (readonly number[])[],
+  counts: TermCounts,
+  plain: readonly number[] = scores,
+): PhrasingHits {
+  const list = scored.hits
+    .map((hit, i) => ({
+      hit,
+      raw: scored.raw[i] ?? 0,
+      score: scores[i] ?? 0,
+      plain: plain[i] ?? 0,
+      coverage: scored.covered[i] ?? 1,
+      held: held[i] ?? [],
+    }))
+    .sort((x, y) => y.raw - x.raw);
+  return { list, bestCoverage: scored.covered.reduce((best, c) => Math.max(best, c), 0), counts };
+}
+
+/**
+ * A library's lexical candidates: any chunk holding at least one term,
+ * scored by BM25 times the share of the terms it holds (raised to
+ * `coverageExponent`, and the heading, history, link and page signals below),
+ * before normalisation; so chunks holding every word come first and a question
+ * with a word the docs never use still finds the sections holding the rest.
+ */
+async function lexicalCandidates(
+  target: Target,
+  words: readonly string[],
+  limit: number,
+  options: ResolvedOptions,
+  known: KnownTerms | undefined,
+): Promise<LexicalHits> {
+  const reader = target.reader();
+  const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
+  const { hits, matches, frequencies, chunks } = await matchingChunks(reader, terms, limit, options, known);
+  const counts = { frequencies, chunks };
+  if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
+  // A pasted identifier or error code is the most deliberate part of a query: it counts more.
+  const weights = words.map((w) => (isIdentifier(w) ? options.identifierWeight : 1));
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  const weightOf = (found: readonly number[]) => found.reduce((sum, t) => sum + (weights[t] ?? 0), 0);
+  // Every hit holds at least one term.
+  const held = hits.map((h) => matches.get(h.id) ?? [0]);
+  const covered = held.map((found) => found.length);
+  const plainOwn: number[] = [];
+  const own = hits.map((h, i) => {
+    const share = (weightOf(held[i] ?? []) / total) ** options.coverageExponent;
+    // A section whose heading trail names the query's words is usually the one that answers it; a changelog's
+    // heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents. Both are
+    // read from the hit (and kept per section), not queried.
+    const { trail, history } = factsOf(h);
+    const inTrail = options.headingBoost > 0 ? terms.flatMap((term, t) => (tokensContain(trail, term) ? [t] : [])) : [];
+    const heading = history ? 1 : 1 + options.headingBoost * (weightOf(inTrail) / total);
+    // A page many others link to is where the docs explain a thing; a copy of it for another dialect is not.
+    const central = (1 + h.inboundLinks) ** options.linkWeight;
+    plainOwn.push(h.score * share * central * (history ? options.historyWeight : 1));
+    return (plainOwn[i] ?? 0) * heading;
+  });
+  // A page with many matching sections is about the topic; one stray match is not.
+  const withPage = (scores: readonly number[]) => {
+    const pageTotals = new Map<number, number>();
+    for (const [i, h] of hits.entries())
+      pageTotals.set(h.documentId, (pageTotals.get(h.documentId) ?? 0) + (scores[i] ?? 0));
+    return hits.map(
+      (h, i) => (scores[i] ?? 0) + options.pageWeight * ((pageTotals.get(h.documentId) ?? 0) - (scores[i] ?? 0)),
+    );
+  };
+  return { hits, raw: withPage(own), plain: withPage(plainOwn), covered, held, counts };
+}
+
+/** What lexicalCandidates reads of a section besides its score: its heading trail's tokens, and whether its page is history. */
+interface SectionFacts {
+  readonly trail: readonly string[];
+  readonly history: boolean;
+}
+
+/**
+ * Sections' facts, by the breadcrumb array of their hit: a reader makes one such array per chunk and keeps it
+ * with the chunk's fields in a cache of bounded size (PackageReader), so the facts of the sections that answer
+ * question after question are worked out once and let go with the fields.
+ */
+const sectionFacts = new WeakMap<readonly string[], SectionFacts>();
+
+function factsOf(hit: ChunkHit): SectionFacts {
+  let found = sectionFacts.get(hit.breadcrumb);
+  if (!found) {
+    found = { trail: indexTokens(hit.breadcrumb.join(' ')), history: isHistoryPage(hit.path, hit.title) };
+    sectionFacts.set(hit.breadcrumb, found);
+  }
+  return found;
+}
