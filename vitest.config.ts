@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 // src/ without a build. End-to-end CLI tests spawn the built dist instead.
 const packages = [
   'packages/rank',
+  'packages/errors',
   'packages/store',
   'packages/sources',
   'packages/embed',

@@ -1,6 +1,6 @@
 // Bundles the start of every `docs` process into dist/bundle.cjs with esbuild, after tsc has written dist/: the
 // argument parser, the config and the query commands (search, get, read, list) with the parts of @docs/search,
-// @docs/store, @docs/sources and @docs/rank they use, as one CommonJS script. The bin, dist/bin.cjs (src/bin.ts as
+// @docs/store, @docs/sources, @docs/rank and @docs/errors they use, as one CommonJS script. The bin, dist/bin.cjs (src/bin.ts as
 // CommonJS), runs it through vm.Script with V8's code cache (src/code-cache.ts), which Node 20 has for scripts but
 // not for ES modules. The
 // commands that build, install or serve stay the files tsc wrote beside it and load their packages from
@@ -20,7 +20,7 @@ const bundled = new Set(['./commands/search.js', './commands/read.js', './comman
  * The packages inlined: what the query commands run. Any other import stays an import from node_modules (native
  * better-sqlite3, the optional @huggingface/transformers, @docs/ingest and @docs/server, the registry clients).
  */
-const inlined = /^(@docs\/(search|store|sources|rank)|commander|zod|semver|env-paths|is-safe-filename)(\/|$)/;
+const inlined = /^(@docs\/(search|store|sources|rank|errors)|commander|zod|semver|env-paths|is-safe-filename)(\/|$)/;
 /** Imported on first use only, each an ES module of its own beside the bundle, by the name here. */
 const lazy = { kysely: 'bundle-kysely.js', 'gpt-tokenizer/encoding/o200k_base': 'bundle-o200k_base.js' };
 /** Marks a dynamic import of a file beside the bundle, for the rewrite into `__docsImport` below. */

@@ -1,4 +1,11 @@
-import { type InstalledPackage, type PackageReader, PackageStore, resolveHome, StoreError } from '@docs/store';
+import {
+  type InstalledPackage,
+  isStoreError,
+  type PackageReader,
+  PackageStore,
+  resolveHome,
+  type StoreError,
+} from '@docs/store';
 import type { GlobalOptions } from './main.js';
 
 /** The store the command works on: --home, else $DOCS_HOME, else the user data directory. */
@@ -20,7 +27,7 @@ export function readerOrFormatError(store: PackageStore, pkg: InstalledPackage):
   try {
     return store.reader(pkg);
   } catch (error) {
-    if (error instanceof StoreError && error.code === 'unknown-format') return error;
+    if (isStoreError(error, 'unknown-format')) return error;
     throw error;
   }
 }

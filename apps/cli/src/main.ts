@@ -1,3 +1,4 @@
+import { classify, isDocsErrorNamed } from '@docs/errors';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { AddOptions } from './commands/add.js';
 import type { EmbedOptions } from './commands/embed.js';
@@ -7,7 +8,6 @@ import type { ServeOptions } from './commands/serve.js';
 import type { SyncOptions } from './commands/sync.js';
 import { addCompletionCommands } from './completion-commands.js';
 import { applyConfig } from './config/apply.js';
-import type { UsageError } from './errors.js';
 import { addHelpExamples } from './help-examples.js';
 import { cliVersion } from './version.js';
 
@@ -393,17 +393,13 @@ function describeFailure(error: unknown): Failure {
     const code = error.code.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     return { exitCode: error.exitCode === 0 ? 0 : 2, code, message: error.message.replace(/^error: /, '').trim() };
   }
-  // By name: a command beside the bundle (scripts/bundle.mjs) throws errors.js's classes, not the bundle's copies.
-  if (isError(error, 'InterruptedError')) return { exitCode: 130, code: 'interrupted', message: error.message };
-  if (isError(error, 'UsageError')) return { exitCode: 2, code: (error as UsageError).code, message: error.message };
-  if (isExpected(error)) {
-    const { code } = error as { code?: unknown };
-    const named = typeof code === 'string' ? code : error instanceof RangeError ? 'invalid-argument' : 'usage';
-    return { exitCode: 2, code: named, message: (error as Error).message };
-  }
+  // classify() knows errors by their brand: a command beside the bundle (scripts/bundle.mjs) throws its own copies.
+  const { blame, code, message } = classify(error);
+  if (isDocsErrorNamed(error, 'InterruptedError')) return { exitCode: 130, code, message };
+  if (blame !== 'bug') return { exitCode: 2, code, message };
   return {
     exitCode: 1,
-    code: 'internal',
+    code,
     message: `unexpected error (this is a bug, please report it): ${(error as Error)?.stack ?? String(error)}`,
   };
 }
@@ -412,19 +408,4 @@ function describeFailure(error: unknown): Failure {
 function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
-}
-
-function isError(error: unknown, name: string): error is Error {
-  return error instanceof Error && error.name === name;
-}
-
-/** Errors that describe bad input or a refused file, not a bug. */
-function isExpected(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'StoreError' && (error as { code?: string }).code !== 'io') return true;
-  if (error.name === 'IngestError' || error.name === 'SourceError' || error.name === 'RegistryError') return true;
-  // Every EmbedError names the model, file or endpoint to fix (a missing model, an unreachable hub...).
-  if (error.name === 'EmbedError') return true;
-  // Only the search's own option errors: a RangeError from deeper down is a bug, and says so.
-  return error.name === 'SearchOptionError';
 }

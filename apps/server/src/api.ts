@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { classify } from '@docs/errors';
 import type { DocsTool, DocsToolContext } from '@docs/mcp';
-import { StoreError } from '@docs/store';
 import { z } from 'zod';
 import { type ApiParam, type ApiRoute, type apiErrorSchema, apiRoutes } from './api-routes.js';
 import { openApiDocument } from './openapi.js';
@@ -202,11 +202,14 @@ function describeIssues(route: ApiRoute, error: z.ZodError): string {
     .join('; ');
 }
 
-/** An error a handler threw: bad option values are the caller's (400), an unreadable store the server's (500). */
+/**
+ * An error a handler threw, by the one error policy (classify): bad arguments are the caller's (400); what is the
+ * user's, a request meets in the store (a damaged or stale package, a home it cannot read), the server's (500).
+ */
 function explain(error: unknown): [number, ApiErrorBody] {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof RangeError) return [400, { code: 'bad-request', message }];
-  if (error instanceof StoreError) {
+  const { blame, message } = classify(error);
+  if (blame === 'caller') return [400, { code: 'bad-request', message }];
+  if (blame === 'user') {
     return [500, { code: 'store-error', message: `The documentation store could not be read: ${message}` }];
   }
   return [

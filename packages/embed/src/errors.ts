@@ -1,3 +1,5 @@
+import { type Blame, DocsError } from '@docs/errors';
+
 /** What went wrong, for a caller that handles some failures differently (e.g. answers lexically when `not-found`). */
 export type EmbedErrorCode =
   /** The spec does not follow the grammar (see `openEmbedder`). */
@@ -29,12 +31,11 @@ export type EmbedErrorCode =
  * try { await openEmbedder('bge-small-en-v1.5'); }
  * catch (error) { if (error instanceof EmbedError && error.code === 'not-found') answerLexically(); else throw error; }
  */
-export class EmbedError extends Error {
+export class EmbedError extends DocsError<EmbedErrorCode> {
   override readonly name = 'EmbedError';
-  readonly code: EmbedErrorCode;
 
-  constructor(code: EmbedErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  /** A spec that does not follow the grammar is the caller's; a model, runtime or endpoint the user's. */
+  override get blame(): Blame {
+    return this.code === 'invalid-spec' ? 'caller' : 'user';
   }
 }

@@ -1,4 +1,4 @@
-import { SearchOptionError } from '@docs/search';
+import { classify } from '@docs/errors';
 import { formatPackageId } from '@docs/store';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -100,15 +100,15 @@ async function librariesLine(context: DocsToolContext): Promise<string> {
 }
 
 /**
- * Bad option values are the caller's to fix, an unreadable store or a damaged
- * package the user's; anything else is a bug, said plainly. Only the search's
- * own option errors are the caller's: a RangeError from a ranking function
- * comes from data, and blaming the arguments would send the agent retrying.
+ * The one error policy (classify): bad arguments are the caller's to fix; what
+ * is the user's, a tool call meets in the store (a damaged or stale package,
+ * a home it cannot read: a model that fails leaves a lexical answer with a
+ * note); anything else is a bug, said plainly. A RangeError from a ranking
+ * function comes from data, and blaming the arguments would send the agent retrying.
  */
 function explain(tool: DocsTool, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof SearchOptionError) return `Invalid arguments for ${tool.name}: ${message}`;
-  if (error instanceof Error && error.name === 'StoreError')
-    return `${tool.name} could not read the documentation store: ${message}`;
+  const { blame, message } = classify(error);
+  if (blame === 'caller') return `Invalid arguments for ${tool.name}: ${message}`;
+  if (blame === 'user') return `${tool.name} could not read the documentation store: ${message}`;
   return `${tool.name} failed unexpectedly (a bug in the docs server, please report it): ${message}`;
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { classify } from '@docs/errors';
 import { type DocumentInput, PackageStore, StoreError, writePackage } from '@docs/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
@@ -89,6 +90,22 @@ describe('option errors are the only "invalid arguments"', () => {
     await expect(readDoc(store, 'hono', 'middleware/cors.md', { tokens: -1 })).rejects.toBeInstanceOf(
       SearchOptionError,
     );
+  });
+
+  it.each([
+    ['alternativeWeight', { alternativeWeight: 1.5 }],
+    ['fusionRest', { fusionRest: -0.1 }],
+    ['weakBelow', { weakBelow: Number.NaN }],
+    ['idfExponent', { idfExponent: Number.POSITIVE_INFINITY }],
+    ['drop', { drop: 2 }],
+    ['limit', { limit: 0 }],
+    ['vectorWeight', { vectorWeight: -1 }],
+  ] as const)("a bad %s throws SearchOptionError, the caller's to fix, naming the option", async (name, options) => {
+    await install('hono');
+    const error = await searchAll(store, 'cors', options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SearchOptionError);
+    expect(classify(error)).toMatchObject({ blame: 'caller', code: 'invalid-argument' });
+    expect((error as Error).message).toContain(name);
   });
 });
 

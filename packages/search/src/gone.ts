@@ -1,10 +1,10 @@
-import type { ResolveError, ResolveResult } from '@docs/store';
+import { isStoreError, type ResolveError, type ResolveResult } from '@docs/store';
 
 type Found = Extract<ResolveResult, { ok: true }>;
 
 /** True for the store's "removed after it was listed" error: another process's `docs remove` won a race. */
 export function isGone(error: unknown): boolean {
-  return error instanceof Error && error.name === 'StoreError' && (error as { code?: string }).code === 'gone';
+  return isStoreError(error, 'gone');
 }
 
 /** How many times a package removed mid-request is looked up again before the request fails. */

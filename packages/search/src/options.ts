@@ -219,11 +219,11 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
   }
   for (const name of ['alternativeWeight', 'fusionRest', 'weakBelow'] as const) {
     if (!(resolved[name] >= 0 && resolved[name] <= 1)) {
-      throw new RangeError(`${name} must be between 0 and 1, got ${resolved[name]}`);
+      throw new SearchOptionError(`${name} must be between 0 and 1, got ${resolved[name]}`);
     }
   }
   if (!(resolved.idfExponent >= 0 && Number.isFinite(resolved.idfExponent))) {
-    throw new RangeError(`idfExponent must be a finite number ≥ 0, got ${resolved.idfExponent}`);
+    throw new SearchOptionError(`idfExponent must be a finite number ≥ 0, got ${resolved.idfExponent}`);
   }
   if (!(resolved.coverageExponent >= 0 && Number.isFinite(resolved.coverageExponent))) {
     throw new SearchOptionError(`coverageExponent must be a finite number ≥ 0, got ${resolved.coverageExponent}`);

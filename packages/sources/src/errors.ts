@@ -1,3 +1,5 @@
+import { type Blame, DocsError } from '@docs/errors';
+
 /** Why a source could not be opened. */
 export type SourceErrorCode =
   /** The folder, file or path named does not exist. */
@@ -10,12 +12,11 @@ export type SourceErrorCode =
   | 'fetch-failed';
 
 /** A source refused for a reason the user can fix (a missing folder, an unknown ref, a site with no pages). */
-export class SourceError extends Error {
+export class SourceError extends DocsError<SourceErrorCode> {
   override readonly name = 'SourceError';
-  readonly code: SourceErrorCode;
 
-  constructor(code: SourceErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  /** A source named in a way that cannot work is the caller's; a missing folder or a failing git the user's. */
+  override get blame(): Blame {
+    return this.code === 'invalid-source' ? 'caller' : 'user';
   }
 }

@@ -1,3 +1,5 @@
+import { type Blame, DocsError, isDocsErrorNamed } from '@docs/errors';
+
 /** Why a store operation failed; stable strings callers can switch on. */
 export type StoreErrorCode =
   | 'invalid-name'
@@ -16,12 +18,19 @@ export type StoreErrorCode =
  * A real failure of the store (a refused package file, a bad name). Expected
  * outcomes such as "this library is not installed" are results, not errors.
  */
-export class StoreError extends Error {
+export class StoreError extends DocsError<StoreErrorCode> {
   override readonly name = 'StoreError';
-  readonly code: StoreErrorCode;
 
-  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  /** A malformed name or version is the caller's; the rest (a refused or damaged file, the disk) the user's. */
+  override get blame(): Blame {
+    return this.code === 'invalid-name' || this.code === 'invalid-version' ? 'caller' : 'user';
   }
+}
+
+/**
+ * Whether `error` is a StoreError, with one of `codes` if any are given; true too for one made by another copy of
+ * this package (the CLI's bundle inlines its own), where `instanceof StoreError` would say no.
+ */
+export function isStoreError(error: unknown, ...codes: readonly StoreErrorCode[]): error is StoreError {
+  return isDocsErrorNamed(error, 'StoreError', codes);
 }

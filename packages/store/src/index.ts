@@ -2,7 +2,7 @@
 
 export type { CatalogEntry } from './catalog.js';
 export type { StoreErrorCode } from './errors.js';
-export { StoreError } from './errors.js';
+export { isStoreError, StoreError } from './errors.js';
 export { resolveHome } from './home.js';
 export { indexTokens, tokensContain } from './index-tokens.js';
 export type { PackageId } from './names.js';

@@ -1,3 +1,4 @@
+import { classify } from '@docs/errors';
 import { installDocPackage } from '@docs/sources';
 import { formatPackageId } from '@docs/store';
 import { openStore, printJson } from '../context.js';
@@ -64,8 +65,7 @@ export async function install(specs: string[], options: InstallCommandOptions, g
   );
 }
 
-/** A package refused for a reason the user can act on (not a bug). */
+/** A package refused for a reason the user or the caller can act on (not a bug). */
 function isRefusal(error: unknown): boolean {
-  const name = (error as Error | undefined)?.name;
-  return name === 'RegistryError' || name === 'StoreError' || name === 'SourceError';
+  return classify(error).blame !== 'bug';
 }

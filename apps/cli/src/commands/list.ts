@@ -1,4 +1,4 @@
-import { formatPackageId, StoreError } from '@docs/store';
+import { formatPackageId, isStoreError } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../main.js';
 
@@ -10,7 +10,7 @@ export async function list(globals: GlobalOptions): Promise<void> {
     const unreadable: { library: string; problem: string }[] = [];
     for (const pkg of await store.list()) {
       const reader = readerOrFormatError(store, pkg);
-      if (reader instanceof StoreError) {
+      if (isStoreError(reader)) {
         // Listed, not fatal: this is where a user looks to find what to rebuild or remove.
         unreadable.push({ library: formatPackageId(pkg), problem: reader.message });
         continue;

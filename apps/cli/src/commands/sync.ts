@@ -9,7 +9,7 @@ import {
   stageDependencyDocs,
   stageFromRepositories,
 } from '@docs/sources';
-import { formatPackageId, type PackageStore, StoreError } from '@docs/store';
+import { formatPackageId, isStoreError, type PackageStore } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../main.js';
 import { interruptible, progressLine, savePackage } from './add.js';
@@ -80,7 +80,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   // A package an earlier docs built in another format is built again, not skipped as "already built".
   const present = new Set(
     (await store.list())
-      .filter((p) => !(readerOrFormatError(store, p) instanceof StoreError))
+      .filter((p) => !isStoreError(readerOrFormatError(store, p)))
       .map((p) => formatPackageId(p).toLowerCase()),
   );
   const built: Built[] = [];

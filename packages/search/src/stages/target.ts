@@ -1,5 +1,5 @@
 import type { InstalledPackage, PackageReader, PackageStore } from '@docs/store';
-import { formatPackageId } from '@docs/store';
+import { formatPackageId, isStoreError } from '@docs/store';
 
 /** One library a query searches: its package, its label in answers (`name@version`) and its reader. */
 export interface Target {
@@ -20,9 +20,5 @@ export function targetOf(store: PackageStore, pkg: InstalledPackage): Target {
  * naming it, so one bad package never breaks the others' answers.
  */
 export function isUnreadable(error: unknown): error is Error {
-  return (
-    error instanceof Error &&
-    error.name === 'StoreError' &&
-    ['damaged-package', 'unknown-format', 'gone'].includes((error as { code?: string }).code ?? '')
-  );
+  return isStoreError(error, 'damaged-package', 'unknown-format', 'gone');
 }

@@ -1,3 +1,5 @@
+import { type Blame, DocsError } from '@docs/errors';
+
 /** Why a doc package could not be published or installed; stable strings callers can switch on. */
 export type RegistryErrorCode =
   /** A package spec or scope that is not what `docs publish`/`docs install` take. */
@@ -22,13 +24,12 @@ export type RegistryErrorCode =
   | 'registry-failed';
 
 /** A refused publish or install, with the reason in words a user can act on. */
-export class RegistryError extends Error {
+export class RegistryError extends DocsError<RegistryErrorCode> {
   override readonly name = 'RegistryError';
-  readonly code: RegistryErrorCode;
 
-  constructor(code: RegistryErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  /** A malformed spec or scope is the caller's; what the registry says or holds the user's. */
+  override get blame(): Blame {
+    return this.code === 'invalid-spec' ? 'caller' : 'user';
   }
 }
 
