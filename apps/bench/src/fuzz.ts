@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getDocs, type SearchResponse, searchAll } from '@docs/search';
+import { getDocs, SEARCH_DEFAULTS, type SearchResponse, searchAll } from '@docs/search';
 import { type DocumentInput, inspectPackageFile, PackageStore, writePackage } from '@docs/store';
 import fc from 'fast-check';
 import { commandLine } from './command-line.js';
@@ -95,7 +95,7 @@ const options = fc.record(
 function check(response: SearchResponse, tokens: number | undefined): string | undefined {
   if (response.status === 'ok' && response.results.length === 0 && response.total === 0) return 'ok with no results';
   if (response.status !== 'ok' && response.message.trim() === '') return `${response.status} without a message`;
-  const budget = tokens ?? 2000;
+  const budget = tokens ?? SEARCH_DEFAULTS.tokens;
   if (budget > 0 && response.totalTokens > budget) return `tokens ${response.totalTokens} over budget ${budget}`;
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { classify, isDocsErrorNamed } from '@docs/errors';
+import { SEARCH_DEFAULTS } from '@docs/search';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { AddOptions } from './commands/add.js';
 import type { EmbedOptions } from './commands/embed.js';
@@ -49,12 +50,16 @@ function positiveNumber(value: string): number {
 function withQueryOptions(command: Command): Command {
   return command
     .addOption(
-      new Option('--tokens <n>', 'token budget over all results (0 = no budget)').argParser(wholeNumber).default(2000),
+      new Option('--tokens <n>', 'token budget over all results (0 = no budget)')
+        .argParser(wholeNumber)
+        .default(SEARCH_DEFAULTS.tokens),
     )
-    .addOption(new Option('--limit <n>', 'results per page').argParser(positiveNumber).default(10))
-    .addOption(new Option('--offset <n>', 'results to skip').argParser(wholeNumber).default(0))
+    .addOption(new Option('--limit <n>', 'results per page').argParser(positiveNumber).default(SEARCH_DEFAULTS.limit))
+    .addOption(new Option('--offset <n>', 'results to skip').argParser(wholeNumber).default(SEARCH_DEFAULTS.offset))
     .addOption(
-      new Option('--format <format>', 'full: with content; index: without').choices(['full', 'index']).default('full'),
+      new Option('--format <format>', 'full: with content; index: without')
+        .choices(['full', 'index'])
+        .default(SEARCH_DEFAULTS.format),
     )
     .addOption(
       new Option(

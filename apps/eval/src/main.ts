@@ -6,7 +6,16 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Embedder } from '@docs/embed';
 import { buildPackage, embedPackage } from '@docs/ingest';
-import { getDocs, heldModels, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
+import {
+  getDocs,
+  heldModels,
+  NUMERIC_KNOBS,
+  type NumericKnob,
+  type RankingConfig,
+  type SearchOptions,
+  type SearchResponse,
+  searchAll,
+} from '@docs/search';
 import { PackageStore, parsePackageSpec } from '@docs/store';
 import { type GoldEntry, isHit, type QueryScore, type RankedEntry, scoreQuery, summarise } from './metrics.js';
 import { type GradedPage, type PageScore, scorePages } from './pages.js';
@@ -21,11 +30,16 @@ interface Question {
   readonly gold: readonly GoldEntry[];
 }
 
-const USAGE =
-  'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
-  '       [--weights title,headings,heading,body] [--coverage-exponent N] [--drop F] [--candidates N] [--min-section-tokens N] [--max-section-tokens N] [--history-weight F] [--heading-boost F] [--page-weight F] [--identifier-weight F] [--duplicate-threshold F] [--same-page-decay F] [--link-weight F] [--no-synonyms]\n' +
-  '       [--embed <model>] [--rerank <model>] [--mode lexical|hybrid] [--fusion convex|rrf] [--vector-weight F] [--rerank-candidates N]\n' +
-  '       [--alternatives <file.jsonl>]... [--alternative-weight F] [--fusion-rest F] [--idf-exponent F] [--weak-below F] [--weak-check]';
+/** The usage line; the ranking knobs' flags come from the search's table of knobs (RANKING_KNOBS). */
+function usage(): string {
+  const knobs = [...NUMBER_FLAGS.keys()].map((flag) => `[--${flag} N]`).join(' ');
+  return (
+    'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
+    '       [--min-section-tokens N] [--max-section-tokens N] [--embed <model>] [--rerank <model>] [--mode lexical|hybrid]\n' +
+    '       [--alternatives <file.jsonl>]... [--weak-check]\n' +
+    `       ranking: [--weights title,headings,heading,body] [--no-synonyms] [--fusion convex|rrf] ${knobs}`
+  );
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -43,7 +57,7 @@ async function main(): Promise<number> {
       'weak-check': { type: 'boolean' },
       // Ranking options, to measure a change before it becomes a default.
       weights: { type: 'string' },
-      ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' } as const])),
+      ...Object.fromEntries([...NUMBER_FLAGS.keys()].map((flag) => [flag, { type: 'string' } as const])),
       'no-synonyms': { type: 'boolean' },
       // Hybrid retrieval: packages get vectors from this embedder, searches use it (and the re-ranker).
       embed: { type: 'string' },
@@ -56,7 +70,7 @@ async function main(): Promise<number> {
     },
   });
   if (values.help || ((!values.corpus || !values.queries?.length) && !values.external)) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write(`${usage()}\n`);
     return values.help ? 0 : 2;
   }
   const corpus = values.corpus ? path.resolve(values.corpus) : undefined;
@@ -158,11 +172,9 @@ async function openRetrieval(values: {
   embed?: string | undefined;
   rerank?: string | undefined;
   mode?: string | undefined;
-  fusion?: string | undefined;
 }): Promise<{ embedder?: Embedder; options: SearchOptions; close(): Promise<void> }> {
   const mode = values.mode as SearchOptions['mode'];
-  const fusion = values.fusion as SearchOptions['fusion'];
-  const extra: SearchOptions = { ...(mode ? { mode } : {}), ...(fusion ? { fusion } : {}) };
+  const extra: SearchOptions = mode ? { mode } : {};
   if (!values.embed && !values.rerank) return { options: extra, close: async () => {} };
   const { openEmbedder, openReranker } = await import('@docs/embed');
   const embedder = values.embed ? await openEmbedder(values.embed) : undefined;
@@ -319,42 +331,30 @@ function sectionOptions(min: string | undefined, max: string | undefined): Secti
   };
 }
 
-const NUMBER_FLAGS = {
-  'coverage-exponent': 'coverageExponent',
-  drop: 'drop',
-  'history-weight': 'historyWeight',
-  'heading-boost': 'headingBoost',
-  'page-weight': 'pageWeight',
-  'identifier-weight': 'identifierWeight',
-  'duplicate-threshold': 'duplicateThreshold',
-  candidates: 'candidates',
-  'same-page-decay': 'samePageDecay',
-  'link-weight': 'linkWeight',
-  'vector-weight': 'vectorWeight',
-  'rerank-candidates': 'rerankCandidates',
-  'alternative-weight': 'alternativeWeight',
-  'fusion-rest': 'fusionRest',
-  'idf-exponent': 'idfExponent',
-  'weak-below': 'weakBelow',
-} as const satisfies Record<string, keyof SearchOptions>;
+/** Each numeric ranking knob is a flag of its own: `coverageExponent` → `--coverage-exponent`. */
+const NUMBER_FLAGS: ReadonlyMap<string, NumericKnob> = new Map(
+  NUMERIC_KNOBS.map((knob) => [knob.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), knob]),
+);
 
+/** The ranking knobs the flags set (validated by the search itself), the rest left at their defaults. */
 function rankingOptions(values: Record<string, string | boolean | string[] | undefined>): SearchOptions {
   const number = (key: string) => (typeof values[key] === 'string' ? Number(values[key]) : undefined);
   const weights = typeof values.weights === 'string' ? values.weights.split(',').map(Number) : undefined;
-  const options: { -readonly [K in keyof SearchOptions]: SearchOptions[K] } = {};
+  const ranking: { -readonly [K in keyof RankingConfig]?: RankingConfig[K] } = {};
   if (weights)
-    options.weights = {
+    ranking.weights = {
       title: weights[0] ?? 1,
       headings: weights[1] ?? 1,
       heading: weights[2] ?? 1,
       body: weights[3] ?? 1,
     };
-  for (const [flag, key] of Object.entries(NUMBER_FLAGS)) {
+  for (const [flag, knob] of NUMBER_FLAGS) {
     const value = number(flag);
-    if (value !== undefined) options[key] = value;
+    if (value !== undefined) ranking[knob] = value;
   }
-  if (values['no-synonyms'] === true) options.synonyms = false;
-  return options;
+  if (values['no-synonyms'] === true) ranking.synonyms = false;
+  if (typeof values.fusion === 'string') ranking.fusion = values.fusion as RankingConfig['fusion'];
+  return Object.keys(ranking).length > 0 ? { ranking } : {};
 }
 
 function toRanked(response: SearchResponse): RankedEntry[] {

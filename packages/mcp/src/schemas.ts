@@ -1,3 +1,4 @@
+import { RANKING_DEFAULTS, SEARCH_DEFAULTS } from '@docs/search';
 import { z } from 'zod';
 import { confidenceOutput, phrasingsOutput } from './phrasings.js';
 
@@ -24,7 +25,7 @@ export const topicInput = z
   .min(1)
   .max(1000)
   .describe(
-    'What to look for, in a few specific words: an API or option name, a config key, an error message or a short task ("fake timers", "configure coverage thresholds"). Do not repeat the library name. At most 1000 characters; the first 32 words are searched.',
+    `What to look for, in a few specific words: an API or option name, a config key, an error message or a short task ("fake timers", "configure coverage thresholds"). Do not repeat the library name. At most 1000 characters; the first ${RANKING_DEFAULTS.maxTerms} words are searched.`,
   );
 
 export const tokensInput = z
@@ -32,12 +33,14 @@ export const tokensInput = z
   .int()
   .min(100)
   .max(20_000)
-  .default(2000)
-  .describe('Token budget over the content of all results (100 to 20000). Default 2000. Ignored by the index format.');
+  .default(SEARCH_DEFAULTS.tokens)
+  .describe(
+    `Token budget over the content of all results (100 to 20000). Default ${SEARCH_DEFAULTS.tokens}. Ignored by the index format.`,
+  );
 
 export const formatInput = z
   .enum(['full', 'index'])
-  .default('full')
+  .default(SEARCH_DEFAULTS.format)
   .describe(
     '"full": each result with its markdown content; "index": titles, paths and scores only, to scan many results cheaply before reading some. Default "full".',
   );
@@ -47,16 +50,18 @@ export const limitInput = z
   .int()
   .min(1)
   .max(50)
-  .default(10)
-  .describe('Results per page (1 to 50). Default 10.');
+  .default(SEARCH_DEFAULTS.limit)
+  .describe(`Results per page (1 to 50). Default ${SEARCH_DEFAULTS.limit}.`);
 
 export const offsetInput = z
   .number()
   .int()
   .min(0)
   .max(10_000)
-  .default(0)
-  .describe('Results to skip, for the next page: pass the nextOffset of the previous answer. Default 0.');
+  .default(SEARCH_DEFAULTS.offset)
+  .describe(
+    `Results to skip, for the next page: pass the nextOffset of the previous answer. Default ${SEARCH_DEFAULTS.offset}.`,
+  );
 
 export const modeInput = z
   .enum(['lexical', 'hybrid'])

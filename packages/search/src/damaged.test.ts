@@ -93,13 +93,13 @@ describe('option errors are the only "invalid arguments"', () => {
   });
 
   it.each([
-    ['alternativeWeight', { alternativeWeight: 1.5 }],
-    ['fusionRest', { fusionRest: -0.1 }],
-    ['weakBelow', { weakBelow: Number.NaN }],
-    ['idfExponent', { idfExponent: Number.POSITIVE_INFINITY }],
-    ['drop', { drop: 2 }],
+    ['alternativeWeight', { ranking: { alternativeWeight: 1.5 } }],
+    ['fusionRest', { ranking: { fusionRest: -0.1 } }],
+    ['weakBelow', { ranking: { weakBelow: Number.NaN } }],
+    ['idfExponent', { ranking: { idfExponent: Number.POSITIVE_INFINITY } }],
+    ['drop', { ranking: { drop: 2 } }],
     ['limit', { limit: 0 }],
-    ['vectorWeight', { vectorWeight: -1 }],
+    ['vectorWeight', { ranking: { vectorWeight: -1 } }],
   ] as const)("a bad %s throws SearchOptionError, the caller's to fix, naming the option", async (name, options) => {
     await install('hono');
     const error = await searchAll(store, 'cors', options).catch((e: unknown) => e);
@@ -130,7 +130,7 @@ describe('query caps', () => {
       expect.stringMatching(/^Searched the first 32 words only \(the cap; \d+ more were left out\)\.$/),
     ]);
     expect(answer.message.length).toBeLessThan(400);
-    const narrow = await getDocs(store, 'hono', 'enable cors origins', { maxTerms: 2 });
+    const narrow = await getDocs(store, 'hono', 'enable cors origins', { ranking: { maxTerms: 2 } });
     expect(narrow.query.terms).toEqual(['enable', 'cors']);
     expect(narrow.warnings).toEqual([expect.stringMatching(/first 2 words only/)]);
   });

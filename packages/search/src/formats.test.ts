@@ -58,7 +58,7 @@ const sectionsOf = (results: readonly DocResult[]) =>
   results.flatMap((r) => (r.sections ?? [r.breadcrumb]).map((b) => `${r.path} ${b.join(' > ')}`));
 const labelOf = (r: DocResult) => `${r.path} ${r.breadcrumb.join(' > ')}`;
 /** Every matching section takes part: no relevance drop, no spread over pages (they come before either format). */
-const every = { drop: 0, samePageDecay: 1 } as const;
+const every = { ranking: { drop: 0, samePageDecay: 1 } } as const;
 
 describe('full and index formats', () => {
   it('label a joined block by its best section and start it there', async () => {

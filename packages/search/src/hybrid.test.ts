@@ -175,7 +175,7 @@ describe('hybrid retrieval', () => {
       models,
       libraries: ['webframe', 'testkit'],
       format: 'index',
-      drop: 0,
+      ranking: { drop: 0 },
     });
     expect(answer.retrieval.mode).toBe('hybrid');
     expect(answer.results[0]).toMatchObject({ library: 'testkit@1.0.0', path: 'timers.md', score: 1 });
@@ -230,10 +230,10 @@ describe('hybrid retrieval', () => {
   it('rrf fusion is an option, and bad hybrid options are refused by name', async () => {
     const answer = await getDocs(store, 'webframe', 'crosssite origins', {
       models: heldModels({ embedder }),
-      fusion: 'rrf',
+      ranking: { fusion: 'rrf' },
     });
     expect(answer.results[0]?.path).toBe('cors.md');
-    await expect(getDocs(store, 'webframe', 'x', { vectorWeight: 2 })).rejects.toThrow(/vectorWeight/);
+    await expect(getDocs(store, 'webframe', 'x', { ranking: { vectorWeight: 2 } })).rejects.toThrow(/vectorWeight/);
     await expect(getDocs(store, 'webframe', 'x', { mode: 'semantic' as 'hybrid' })).rejects.toThrow(/mode/);
   });
 });

@@ -182,7 +182,7 @@ describe('ranking', () => {
     expect(answer.results.slice(0, 3).map((r) => r.path)).toContain('guide/timers.md');
     const scores = answer.results.map((r) => r.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    const crowded = await getDocs(store, 'timerlib', 'fake timers', { format: 'index', samePageDecay: 1 });
+    const crowded = await getDocs(store, 'timerlib', 'fake timers', { format: 'index', ranking: { samePageDecay: 1 } });
     expect(crowded.results.slice(0, 4).map((r) => r.path)).toEqual(['api.md', 'api.md', 'api.md', 'api.md']);
   });
 
@@ -192,7 +192,7 @@ describe('ranking', () => {
     // Counted as one plain word, the short section holding "esbuild" would win.
     const flat = await getDocs(store, 'pkgmanager', 'ERR_PNPM_IGNORED_BUILDS esbuild', {
       format: 'index',
-      identifierWeight: 1,
+      ranking: { identifierWeight: 1 },
     });
     expect(flat.results[0]?.heading).toBe('--allow-build');
   });
@@ -206,7 +206,7 @@ describe('ranking', () => {
     const topic = 'create router procedure';
     const paths = async (options: SearchOptions) =>
       (await getDocs(store, 'tutorials', topic, options)).results.map((r) => r.path);
-    const asRanked = await paths({ format: 'index', duplicateThreshold: 1 });
+    const asRanked = await paths({ format: 'index', ranking: { duplicateThreshold: 1 } });
     const index = await paths({ format: 'index' });
     const full = await paths({ tokens: 2000 });
     const second = asRanked.filter((p) => p === 'react.md' || p === 'vue.md')[1] as string;
@@ -226,9 +226,9 @@ describe('ranking', () => {
     // The heading boost still puts the plugin first and leaves the others under 0.3 of it: their words keep them.
     expect(answer.results[1]?.score).toBeLessThan(0.3);
     // A page that mentions the word once in passing is under the drop by its words too.
-    expect((await getDocs(store, 'httpclient', 'retries', { format: 'index', drop: 0 })).results.at(-1)?.path).toBe(
-      'history.md',
-    );
+    expect(
+      (await getDocs(store, 'httpclient', 'retries', { format: 'index', ranking: { drop: 0 } })).results.at(-1)?.path,
+    ).toBe('history.md');
     const full = await getDocs(store, 'httpclient', 'httpclient retries', { tokens: 2000 });
     expect(full.results.map((r) => r.path)).toEqual(paths);
   });
@@ -241,7 +241,7 @@ describe('ranking', () => {
     expect(answer.results[0]?.path).toBe('logging.md');
     const literal = await getDocs(store, 'querybuilder', 'print every SQL statement that gets executed', {
       format: 'index',
-      synonyms: false,
+      ranking: { synonyms: false },
     });
     expect(literal.results[0]?.path).toBe('select.md');
   });
@@ -249,12 +249,15 @@ describe('ranking', () => {
   it('prefers the copy of a section on the page the rest of the docs link to', async () => {
     const answer = await getDocs(store, 'dialects', 'required column', { format: 'index' });
     expect(answer.results.slice(0, 2).map((r) => r.path)).toEqual(['pg/columns.md', 'mysql/columns.md']);
-    const unlinked = await getDocs(store, 'dialects', 'required column', { format: 'index', linkWeight: 0 });
+    const unlinked = await getDocs(store, 'dialects', 'required column', {
+      format: 'index',
+      ranking: { linkWeight: 0 },
+    });
     expect(unlinked.results.slice(0, 2).map((r) => r.path)).toEqual(['mysql/columns.md', 'pg/columns.md']);
   });
 
   it('keeps a library that matches only a stray word below one that answers', async () => {
-    const answer = await searchAll(store, 'enable CORS in the browser', { format: 'index', drop: 0 });
+    const answer = await searchAll(store, 'enable CORS in the browser', { format: 'index', ranking: { drop: 0 } });
     expect(answer.results[0]?.library).toBe('webframe@1.0.0');
     const stray = answer.results.find((r) => r.library === 'unrelated@1.0.0');
     expect(stray?.score ?? 0).toBeLessThan(1);

@@ -140,16 +140,21 @@ describe('getDocs', () => {
   });
 
   it('returns no content in the index format, and pages with limit and offset', async () => {
-    const index = await getDocs(store, 'testlib', 'mock', { format: 'index', drop: 0 });
+    const index = await getDocs(store, 'testlib', 'mock', { format: 'index', ranking: { drop: 0 } });
     expect(index.results.length).toBeGreaterThan(2);
     for (const r of index.results) expect(r.content).toBeUndefined();
-    const second = await getDocs(store, 'testlib', 'mock', { format: 'index', drop: 0, limit: 1, offset: 1 });
+    const second = await getDocs(store, 'testlib', 'mock', {
+      format: 'index',
+      limit: 1,
+      offset: 1,
+      ranking: { drop: 0 },
+    });
     expect(second.results).toEqual([index.results[1]]);
     expect(second.total).toBe(index.total);
   });
 
   it('merges adjacent sections of one page into one result in the full format', async () => {
-    const answer = await getDocs(store, 'testlib', 'timers', { drop: 0 });
+    const answer = await getDocs(store, 'testlib', 'timers', { ranking: { drop: 0 } });
     const merged = answer.results.find((r) => r.path === 'guide/timers.md');
     expect(merged?.content).toContain('Fake timers');
     expect(merged?.content).toContain('## Advancing');
@@ -184,7 +189,7 @@ describe('getDocs', () => {
   test.each([
     [{ tokens: -1 }, /tokens/],
     [{ limit: 0 }, /limit/],
-    [{ drop: 2 }, /drop/],
+    [{ ranking: { drop: 2 } }, /drop/],
   ])('rejects bad options %j with a message naming the option', async (options, message) => {
     await expect(getDocs(store, 'testlib', 'mock', options)).rejects.toThrow(message);
   });
