@@ -1,7 +1,8 @@
 import path from 'node:path';
 import MarkdownIt, { type Token } from 'markdown-it';
+import { type CodeFence, isFenceClose, matchFenceOpen } from './fence.js';
 import { splitFrontMatter } from './front-matter.js';
-import { type CodeFence, isFenceClose, matchFenceOpen, stripMdx } from './mdx.js';
+import { stripMdx } from './mdx.js';
 import { countTokens as countO200kTokens } from './tokens.js';
 
 /** One retrievable unit of a document: the text under an h1–h3 heading (or the preamble before the first). */
