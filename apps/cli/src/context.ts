@@ -1,5 +1,5 @@
 import { type InstalledPackage, type PackageReader, PackageStore, resolveHome, StoreError } from '@docs/store';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './options.js';
 
 /** The store the command works on: --home, else $DOCS_HOME, else the user data directory. */
 export function openStore(globals: GlobalOptions): PackageStore {

@@ -14,7 +14,7 @@ import {
 } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 import { embedOne } from './embed.js';
 
 export interface AddOptions {

@@ -11,7 +11,7 @@ import {
 } from '@docs/sources';
 import { formatPackageId, type PackageStore, StoreError } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 import { interruptible, progressLine, savePackage } from './add.js';
 import { type FromRegistry, installPublished } from './sync-registry.js';
 
