@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './options.js';
 
 /**
  * `docs completion <shell>` and the hidden `docs __complete` its scripts call.

@@ -6,7 +6,7 @@ import {
   resolveHome,
   type StoreError,
 } from '@docs/store';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './options.js';
 
 /** The store the command works on: --home, else $DOCS_HOME, else the user data directory. */
 export function openStore(globals: GlobalOptions): PackageStore {

@@ -10,28 +10,8 @@ import type { SyncOptions } from './commands/sync.js';
 import { addCompletionCommands } from './completion-commands.js';
 import { applyConfig } from './config/apply.js';
 import { addHelpExamples } from './help-examples.js';
+import type { GlobalOptions, QueryOptions } from './options.js';
 import { cliVersion } from './version.js';
-
-/** Options every command shares, as parsed by commander. */
-export interface GlobalOptions {
-  readonly home?: string;
-  readonly json?: boolean;
-}
-
-/** Options of the commands that search. */
-export interface QueryOptions {
-  readonly tokens: number;
-  readonly limit: number;
-  readonly offset: number;
-  readonly format: 'full' | 'index';
-  readonly mode?: 'lexical' | 'hybrid';
-  readonly embed?: string;
-  readonly rerank?: string;
-  /** The project whose installed versions a bare library name means (default: the working directory). */
-  readonly project?: string;
-  /** Alternative phrasings of the topic (`--also`, repeatable). */
-  readonly also?: string[];
-}
 
 function wholeNumber(value: string): number {
   const n = Number(value);

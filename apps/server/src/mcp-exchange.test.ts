@@ -6,8 +6,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { installTestPackage } from './__tests__/fixtures.js';
 import type { HttpAnswer } from './api.js';
 import { createServer } from './create-server.js';
+import type { RequestHandler } from './handler-contract.js';
 import { McpExchange } from './mcp-exchange.js';
-import { localHandler, type RequestHandler } from './request-handler.js';
+import { localHandler } from './request-handler.js';
 
 let dir: string;
 let home: string;

@@ -3,28 +3,12 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ModelSpecs, SearchModels } from '@docs/search';
 import { PackageStore, resolveHome } from '@docs/store';
-import { answerApi, type HttpAnswer } from './api.js';
-import { docsServer, recentProjectVersions, type ServerOptions } from './create-server.js';
+import { answerApi } from './api.js';
+import { docsServer, recentProjectVersions } from './create-server.js';
+import type { HandlerOptions, RequestHandler } from './handler-contract.js';
 import { McpExchange } from './mcp-exchange.js';
 import { ServerPool } from './server-pool.js';
 import { WorkerPool } from './worker-pool.js';
-
-/**
- * What answers the requests that reach MCP or the JSON API once the HTTP layer has let them through (Host,
- * Origin, token, size and limits are the HTTP layer's): on this thread, or on worker threads.
- */
-export interface RequestHandler {
-  /** The worker threads answering; 0 when this thread does. */
-  readonly workers: number;
-  /** Answers a JSON-RPC POST to /mcp: `message` is its parsed body, `headers` the ones MCP reads. */
-  mcp(message: unknown, headers: Readonly<Record<string, string>>): Promise<HttpAnswer>;
-  /** Answers a request under /api/. */
-  api(method: string, url: string): Promise<HttpAnswer>;
-  close(): Promise<void>;
-}
-
-/** What a request handler serves: ServerOptions without a shared store or a watcher (each handler opens its own). */
-export type HandlerOptions = Omit<ServerOptions, 'store' | 'watch'>;
 
 /** The request headers MCP's Streamable HTTP transport reads; the others are the HTTP layer's. */
 const MCP_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;

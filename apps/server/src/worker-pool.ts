@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ModelSpecs } from '@docs/search';
 import type { HttpAnswer } from './api.js';
-import type { HandlerOptions, RequestHandler } from './request-handler.js';
+import type { HandlerOptions, RequestHandler } from './handler-contract.js';
 
 /** What a worker is started with: plain data, as a thread receives it. */
 export interface WorkerSetup extends Omit<HandlerOptions, 'models' | 'log'> {

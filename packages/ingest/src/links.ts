@@ -6,8 +6,7 @@ import { DOC_EXTENSIONS } from '@docs/sources';
 // leading part is the site's, not the folder's (`/docs/kit-overview` for
 // `pg/kit-overview.mdx`). So a link, its extension and index page written
 // off, is matched by its endings, longest first: the first ending that any
-// page has decides, and it must be one page's alone.
-const EXTENSIONS = [...DOC_EXTENSIONS, '.html', '.htm'];
+// page has decides, and it must be one page's alone. The documentation extensions include the rendered `.html`.
 const INDEX_PAGE = /(?:^|\/)(?:index|readme)$/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -15,7 +14,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 function pageKey(pagePath: string): string[] {
   let key = pagePath.replace(/\/+$/, '');
   const extension = path.posix.extname(key).toLowerCase();
-  if (EXTENSIONS.includes(extension)) key = key.slice(0, -extension.length);
+  if (DOC_EXTENSIONS.includes(extension)) key = key.slice(0, -extension.length);
   key = key.replace(INDEX_PAGE, '');
   return key.split('/').filter((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }

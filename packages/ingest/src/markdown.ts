@@ -1,7 +1,10 @@
 import path from 'node:path';
 import MarkdownIt, { type Token } from 'markdown-it';
+import { type CodeFence, isFenceClose, matchFenceOpen } from './fence.js';
 import { splitFrontMatter } from './front-matter.js';
-import { type CodeFence, isFenceClose, matchFenceOpen, stripMdx } from './mdx.js';
+import { stripMdx } from './mdx.js';
+import { isBlank, joinTexts, sliceContent } from './section-content.js';
+import { type Block, sectionSplitter } from './split-section.js';
 import { countTokens as countO200kTokens } from './tokens.js';
 
 /** One retrievable unit of a document: the text under an h1–h3 heading (or the preamble before the first). */
@@ -83,46 +86,11 @@ const ATX_HEADING_LINE = /^#{1,6}(?:[ \t]|$)/;
 const REFERENCE_DEFINITION = /^ {0,3}\[((?:[^\]\\]|\\.){1,999})\]:[ \t]*(\S+)/;
 // An unindented line that cannot continue a list or blockquote.
 const PARAGRAPH_START = /^(?![-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>)[^\s]/;
-// Documentation averages about 4 characters per o200k token. Until a
-// document has had something counted, that predicts whether a section fits.
-const TYPICAL_TOKENS_PER_CHAR = 0.25;
-// A section predicted to need at most this multiple of the limit is counted
-// whole first: it may well fit, and splitting it needlessly would be worse.
-const COUNT_WHOLE_MARGIN = 1.25;
-// Used to pack split pieces before anything in the document was counted:
-// about 3.3 characters per token, denser than typical prose and code.
-const DEFAULT_TOKENS_PER_CHAR = 0.3;
-// Estimates aim 10% high so that a packed piece rarely needs a recount.
-const RATIO_SAFETY = 1.1;
-
-/** A top-level block: a line range in the MDX-stripped body and its plain text. */
-interface Block {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-  /** For lists: the items, so an oversized list can be split between items. */
-  readonly items?: readonly Block[];
-}
 
 interface SectionDraft {
   readonly breadcrumb: readonly string[];
   readonly level: number;
   readonly blocks: Block[];
-}
-
-/** A block (or list item) to pack into output sections. */
-interface Unit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-  /** Length of its source lines: the packing estimate is chars × tokens per char. */
-  readonly chars: number;
-}
-
-/** Tokens and characters counted so far in a document; their ratio predicts block sizes when splitting. */
-interface TokenRatio {
-  tokens: number;
-  chars: number;
 }
 
 /**
@@ -208,7 +176,7 @@ export function parseStrippedMarkdown(
   // Contents seen per breadcrumb: duplicates can only share a breadcrumb, and
   // grouping by it avoids hashing every section's whole content.
   const seen = new Map<string, string[]>();
-  const ratio: TokenRatio = { tokens: 0, chars: 0 };
+  const split = sectionSplitter(lines, maxTokens, count);
   const emit = (draft: SectionDraft, content: string, text: string, tokens: number): void => {
     const key = draft.breadcrumb.join('\u0000');
     const contents = seen.get(key);
@@ -227,20 +195,7 @@ export function parseStrippedMarkdown(
     // A section of only a rule, an empty fence or an image without alt text
     // has nothing to find or read.
     if (content === '' || text === '') continue;
-    // Counting tokens is the dominant cost of parsing. A section whose length
-    // makes it clearly oversized goes straight to splitting, which counts
-    // each piece once, instead of being counted whole and then again in pieces.
-    const tokensPerChar = ratio.chars > 0 ? ratio.tokens / ratio.chars : TYPICAL_TOKENS_PER_CHAR;
-    if (content.length * tokensPerChar <= maxTokens * COUNT_WHOLE_MARGIN) {
-      const tokens = count(content);
-      ratio.tokens += tokens;
-      ratio.chars += content.length;
-      if (tokens <= maxTokens) {
-        emit(draft, content, text, tokens);
-        continue;
-      }
-    }
-    for (const piece of splitSection(lines, draft.blocks, maxTokens, count, ratio)) {
+    for (const piece of split(draft.blocks, content, text)) {
       if (piece.text !== '') emit(draft, piece.content, piece.text, piece.tokens);
     }
   }
@@ -340,141 +295,6 @@ function inlineText(children: readonly Token[] | null): string {
 function headingText(inline: Token | undefined): string {
   if (inline === undefined || inline.type !== 'inline') return '';
   return inlineText(inline.children).replace(HEADING_ANCHOR, '').replace(WHITESPACE, ' ').trim();
-}
-
-function joinTexts(blocks: readonly { readonly text: string }[]): string {
-  let text = '';
-  for (const block of blocks) {
-    if (block.text !== '') text = text === '' ? block.text : `${text} ${block.text}`;
-  }
-  return text;
-}
-
-/**
- * Source lines [start, end) without surrounding blank lines and trailing
- * whitespace, and with runs of blank lines outside code fences collapsed to
- * one (stripped MDX leaves many; in markdown they mean no more than one).
- * Leading indentation is kept only when it is meaningful (4+ columns: an
- * indented code block).
- */
-function sliceContent(lines: readonly string[], start: number, end: number): string {
-  let from = start;
-  let to = end;
-  while (from < to && isBlank(lines[from] as string)) from++;
-  while (to > from && isBlank(lines[to - 1] as string)) to--;
-  if (from === to) return '';
-  const content = (
-    hasBlankRun(lines, from, to) ? collapseBlankRuns(lines, from, to) : lines.slice(from, to).join('\n')
-  ).trimEnd();
-  return /^(?: {4}|\t)/.test(content) ? content : content.trimStart();
-}
-
-/** Lines [from, to) joined, with each run of blank lines outside code fences reduced to one empty line. */
-function collapseBlankRuns(lines: readonly string[], from: number, to: number): string {
-  let content = '';
-  let fence: CodeFence | null = null;
-  let previousBlank = false;
-  for (let l = from; l < to; l++) {
-    const line = lines[l] as string;
-    if (fence !== null) {
-      if (isFenceClose(line, fence)) fence = null;
-    } else if (isBlank(line)) {
-      if (previousBlank) continue;
-      previousBlank = true;
-      content += '\n';
-      continue;
-    } else {
-      fence = matchFenceOpen(line);
-    }
-    previousBlank = false;
-    content += l === from ? line : `\n${line}`;
-  }
-  return content;
-}
-
-/** Whether lines [from, to) contain two blank lines in a row (the common case has none: no fence scan needed). */
-function hasBlankRun(lines: readonly string[], from: number, to: number): boolean {
-  let previousBlank = false;
-  for (let l = from; l < to; l++) {
-    const blank = isBlank(lines[l] as string);
-    if (blank && previousBlank) return true;
-    previousBlank = blank;
-  }
-  return false;
-}
-
-function isBlank(line: string): boolean {
-  return line.length === 0 || line.trim() === '';
-}
-
-/**
- * Splits an oversized section's blocks into pieces of at most `maxTokens`.
- *
- * Blocks are packed greedily on an estimate (characters × the tokens per
- * character seen so far in the document, with a safety margin), then each
- * piece is counted exactly once; a piece that turns out too large is repacked
- * with the ratio it revealed. So a split section's text is counted about once,
- * not once per block and again per piece. A list whose estimate exceeds the
- * limit is split between its items.
- */
-function splitSection(
-  lines: readonly string[],
-  blocks: readonly Block[],
-  maxTokens: number,
-  count: (text: string) => number,
-  ratio: TokenRatio,
-): { content: string; text: string; tokens: number }[] {
-  let tokensPerChar = ratio.chars > 0 ? (ratio.tokens / ratio.chars) * RATIO_SAFETY : DEFAULT_TOKENS_PER_CHAR;
-  const units: Unit[] = [];
-  for (const block of blocks) {
-    const chars = rangeChars(lines, block.start, block.end);
-    if (block.items !== undefined && block.items.length > 1 && chars * tokensPerChar > maxTokens) {
-      for (const item of block.items) units.push({ ...item, chars: rangeChars(lines, item.start, item.end) });
-    } else {
-      units.push({ start: block.start, end: block.end, text: block.text, chars });
-    }
-  }
-
-  // End (exclusive) of the longest run from `index` whose estimate fits; at least one unit.
-  const packEnd = (index: number): number => {
-    let end = index + 1;
-    let estimate = (units[index] as Unit).chars * tokensPerChar;
-    while (end < units.length) {
-      estimate += (units[end] as Unit).chars * tokensPerChar;
-      if (estimate > maxTokens) break;
-      end++;
-    }
-    return end;
-  };
-
-  const pieces: { content: string; text: string; tokens: number }[] = [];
-  let index = 0;
-  while (index < units.length) {
-    let end = packEnd(index);
-    for (;;) {
-      const content = sliceContent(lines, (units[index] as Unit).start, (units[end - 1] as Unit).end);
-      const tokens = count(content);
-      ratio.tokens += tokens;
-      ratio.chars += content.length;
-      // Neighbouring blocks tend to be alike (prose, code), so the piece just
-      // counted is the best predictor for the next one.
-      if (content.length > 0) tokensPerChar = (tokens / content.length) * RATIO_SAFETY;
-      if (tokens <= maxTokens || end - index === 1) {
-        pieces.push({ content, text: joinTexts(units.slice(index, end)), tokens });
-        break;
-      }
-      end = Math.max(index + 1, Math.min(end - 1, packEnd(index)));
-    }
-    index = end;
-  }
-  return pieces;
-}
-
-/** Characters in lines [start, end), as a cheap proxy for their token count. */
-function rangeChars(lines: readonly string[], start: number, end: number): number {
-  let chars = 0;
-  for (let l = start; l < end; l++) chars += (lines[l] as string).length + 1;
-  return chars;
 }
 
 /**

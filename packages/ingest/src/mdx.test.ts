@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFenceClose, matchFenceOpen, stripMdx } from './mdx.js';
+import { stripMdx } from './mdx.js';
 
 /** Lines of the stripped source; also asserts the line count was kept. */
 function strip(source: string): string[] {
@@ -191,24 +191,5 @@ describe('stripMdx', () => {
 
   it('normalises CRLF and keeps the line count', () => {
     expect(stripMdx("import A from 'a';\r\n\r\n<A />\r\nText\r\n")).toBe('\n\n\nText\n');
-  });
-});
-
-describe('code fence helpers', () => {
-  it('recognises fences with any length, indentation and container prefix', () => {
-    expect(matchFenceOpen('```ts')).toEqual({ char: '`', length: 3 });
-    expect(matchFenceOpen('  ~~~~ info')).toEqual({ char: '~', length: 4 });
-    expect(matchFenceOpen('1. ```js')).toEqual({ char: '`', length: 3 });
-    expect(matchFenceOpen('> ```')).toEqual({ char: '`', length: 3 });
-    expect(matchFenceOpen('``not a fence``')).toBeNull();
-    expect(matchFenceOpen('```inline ` code```')).toBeNull();
-  });
-
-  it('closes only with the same character and at least the same length', () => {
-    const fence = { char: '`', length: 4 } as const;
-    expect(isFenceClose('```', fence)).toBe(false);
-    expect(isFenceClose('~~~~', fence)).toBe(false);
-    expect(isFenceClose('`````  ', fence)).toBe(true);
-    expect(isFenceClose('```` x', fence)).toBe(false);
   });
 });

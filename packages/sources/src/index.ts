@@ -12,6 +12,8 @@ export type { StageOptions, StageResult } from './dependency-docs.js';
 export { stageDependencyDocs } from './dependency-docs.js';
 export type { SourceSpec } from './detect.js';
 export { detectSource } from './detect.js';
+export type { DocFormat } from './doc-formats.js';
+export { DOC_EXTENSIONS, DOC_FORMATS } from './doc-formats.js';
 export type { SourceErrorCode } from './errors.js';
 export { SourceError } from './errors.js';
 export { openFolder } from './folder.js';
@@ -43,7 +45,7 @@ export type {
 export { candidateTags, planRepositories, repositoryOf, stageFromRepositories } from './repository-docs.js';
 export type { ResolvedSource, SourceKind, SourceProgress } from './source.js';
 export type { DocFile, SkippedFile } from './walk.js';
-export { DOC_EXTENSIONS, findDocFiles } from './walk.js';
+export { findDocFiles } from './walk.js';
 export type { WebsiteOptions } from './website.js';
 export { fetchWebsite } from './website.js';
 export type { ProjectLayout, WorkspacePackage } from './workspaces.js';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOC_EXTENSIONS, findDocFiles } from './walk.js';
+import { findDocFiles } from './walk.js';
 
 describe('findDocFiles', () => {
   let root: string;
@@ -91,9 +91,5 @@ describe('findDocFiles', () => {
   it('throws a clear error for a missing root or a file root', async () => {
     await expect(findDocFiles(path.join(root, 'missing'))).rejects.toThrow(/does not exist/);
     await expect(findDocFiles(path.join(root, 'README.md'))).rejects.toThrow(/not a directory/);
-  });
-
-  it('exposes the documentation extensions', () => {
-    expect(DOC_EXTENSIONS).toEqual(['.md', '.mdx', '.markdown', '.rst', '.adoc', '.asciidoc', '.html', '.htm', '.txt']);
   });
 });

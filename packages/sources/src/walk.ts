@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { DOC_EXTENSIONS } from './doc-formats.js';
 
 /** A documentation file found by {@link findDocFiles}. */
 export interface DocFile {
@@ -15,19 +16,6 @@ export interface SkippedFile {
   readonly path: string;
   readonly reason: string;
 }
-
-/** File extensions treated as documentation, lower case; matched case-insensitively. */
-export const DOC_EXTENSIONS: readonly string[] = Object.freeze([
-  '.md',
-  '.mdx',
-  '.markdown',
-  '.rst',
-  '.adoc',
-  '.asciidoc',
-  '.html',
-  '.htm',
-  '.txt',
-]);
 
 // Dependencies and VCS metadata are never documentation; hidden entries are
 // caught by the dot rule, node_modules needs its own. `_build` is Sphinx's

@@ -1,20 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { Embedder } from '@docs/embed';
 import { type BuildProgress, type BuildSummary, buildPackage, type EmbedSummary } from '@docs/ingest';
 import { detectSource, installPackageFile, openSource, type ResolvedSource, type SourceProgress } from '@docs/sources';
-import {
-  assertValidName,
-  assertValidVersion,
-  formatPackageId,
-  type InstalledPackage,
-  type PackageStore,
-  packageFileName,
-} from '@docs/store';
+import { assertValidName, assertValidVersion, formatPackageId, type PackageStore } from '@docs/store';
 import { openStore, printJson } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
+import { UsageError } from '../errors.js';
+import { interruptible } from '../interruptible.js';
+import type { GlobalOptions } from '../options.js';
+import { progressLine } from '../progress-line.js';
+import { savePackage } from '../save-package.js';
 import { embedOne } from './embed.js';
 
 export interface AddOptions {
@@ -193,89 +187,4 @@ function report(
   if (summary.duplicates > 0) process.stdout.write(`  ${summary.duplicates} duplicate sections dropped\n`);
   for (const skip of skipped) process.stdout.write(`  skipped ${skip.path}: ${skip.reason}\n`);
   for (const warning of source.warnings) process.stderr.write(`docs: warning: ${warning}\n`);
-}
-
-/**
- * Runs `work` with a signal that SIGINT/SIGTERM abort; an aborted run becomes
- * InterruptedError (exit 130) with `message`. The work removes what it made on the way out.
- */
-export async function interruptible<T>(message: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const abort = new AbortController();
-  const onSignal = () => abort.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    return await work(abort.signal);
-  } catch (error) {
-    if (abort.signal.aborted) throw new InterruptedError(message, { cause: error });
-    throw error;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
-
-/**
- * Copies an installed package to `target` for sharing: into it when it is a
- * folder (or does not end in .db), as it when it names a .db file. Written
- * under a temporary name and renamed, so a reader never sees half a file.
- */
-export async function savePackage(installed: InstalledPackage, target: string): Promise<string> {
-  const resolved = path.resolve(target);
-  const isFolder =
-    (await stat(resolved).catch(() => undefined))?.isDirectory() === true ||
-    /[\\/]$/.test(target) ||
-    !resolved.toLowerCase().endsWith('.db');
-  const file = isFolder ? path.join(resolved, packageFileName(installed)) : resolved;
-  await mkdir(path.dirname(file), { recursive: true });
-  const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
-  try {
-    await copyFile(installed.file, partial);
-    await rename(partial, file);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw new UsageError(`could not save the package to ${target}: ${(error as Error).message}`, { cause: error });
-  }
-  return file;
-}
-
-/** A progress line on stderr, redrawn at most every 100 ms: what a source is fetching, then how far the build is. */
-export function progressLine(): {
-  source: (p: SourceProgress) => void;
-  build: (p: BuildProgress, label?: string) => void;
-  text: (line: string) => void;
-  clear: () => void;
-} {
-  let last = 0;
-  let shown = false;
-  const draw = (text: string, force: boolean) => {
-    const now = Date.now();
-    if (!force && now - last < 100) return;
-    last = now;
-    shown = true;
-    const width = Math.max(20, (process.stderr.columns || 100) - 1);
-    process.stderr.write(`\r\x1b[K  ${text.slice(0, width - 2)}`);
-  };
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-  return {
-    source(p) {
-      const verb = p.phase === 'clone' ? 'cloning' : p.phase === 'fetch' ? 'fetching' : 'gathering';
-      const count = p.total === undefined ? `${p.documents} documents` : `${p.documents}/${p.total} documents`;
-      draw(`${verb} ${p.current ?? ''}: ${count}, ${megabytes(p.bytes)}, ${seconds(p.elapsedMs)}`, false);
-    },
-    build(p, label) {
-      draw(
-        `building${label ? ` ${label}` : ''}: ${p.files}/${p.totalFiles} files, ${p.sections} sections, ${megabytes(p.bytes)}, ${seconds(p.elapsedMs)}`,
-        p.files === p.totalFiles,
-      );
-    },
-    text(line) {
-      draw(line, true);
-    },
-    clear() {
-      if (shown) process.stderr.write('\r\x1b[K');
-      shown = false;
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import { type Command, Help, type Option } from 'commander';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 
 /** The shells `docs completion` writes a script for. */
 const completionShells = ['bash', 'zsh', 'fish'] as const;

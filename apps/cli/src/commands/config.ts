@@ -3,7 +3,7 @@ import { approvalsFile } from '../config/approvals.js';
 import { loadConfig, projectConfigName, type SettingState } from '../config/load.js';
 import { printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 
 /** `docs config`: each setting's value and where it comes from; `--approve` approves the project config. */
 export async function config(options: { approve?: boolean }, globals: GlobalOptions): Promise<void> {

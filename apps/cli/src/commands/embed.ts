@@ -3,9 +3,9 @@ import type { EmbedProgress, EmbedSummary } from '@docs/ingest';
 import { formatPackageId, type InstalledPackage, type PackageStore } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
+import { interruptible } from '../interruptible.js';
 import { modelSpecs } from '../models.js';
-import { interruptible } from './add.js';
+import type { GlobalOptions } from '../options.js';
 
 /** Options of `docs embed`, as commander parses them. */
 export interface EmbedOptions {

@@ -3,7 +3,7 @@ import { installDocPackage } from '@docs/sources';
 import { formatPackageId } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 
 /** Options of `docs install`, as commander parses them. */
 export interface InstallCommandOptions {

@@ -1,6 +1,6 @@
 import { formatPackageId, isStoreError } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 
 /** `docs list`: installed libraries with version, description, sections and size. */
 export async function list(globals: GlobalOptions): Promise<void> {

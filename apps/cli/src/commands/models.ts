@@ -1,6 +1,6 @@
 import { describeModels, pullModel } from '@docs/embed';
 import { printJson } from '../context.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 
 /** `docs models`: the local embedders and re-rankers, whether each is ready, and the endpoint if one is set. */
 export async function models(globals: GlobalOptions): Promise<void> {

@@ -1,7 +1,7 @@
 import { publishDocPackage } from '@docs/sources';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 
 /** Options of `docs publish`, as commander parses them. */
 export interface PublishCommandOptions {

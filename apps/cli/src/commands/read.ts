@@ -1,7 +1,7 @@
 import { readDoc } from '@docs/search';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 
 /** `docs read <library> <path>`: a whole document, or a part of it with --tokens/--offset. */
 export async function read(

@@ -1,6 +1,6 @@
 import { formatPackageId } from '@docs/store';
 import { openStore, printJson } from '../context.js';
-import type { GlobalOptions } from '../main.js';
+import type { GlobalOptions } from '../options.js';
 
 /** `docs remove <library>`: a bare name with several versions installed is refused with the list. */
 export async function remove(library: string, globals: GlobalOptions): Promise<void> {

@@ -3,8 +3,8 @@ import { installedVersion, installedVersions } from '@docs/sources';
 import { type PackageStore, parsePackageSpec } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions, QueryOptions } from '../main.js';
 import { modelSpecs } from '../models.js';
+import type { GlobalOptions, QueryOptions } from '../options.js';
 
 /** `docs get <library> <topic>`: search one library. */
 export async function get(

@@ -1,8 +1,8 @@
 import type { HttpLimits, RunningServer } from '@docs/server';
 import { openStore } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../main.js';
 import { modelSpecs } from '../models.js';
+import type { GlobalOptions } from '../options.js';
 
 /** Options of `docs serve`, as commander parses them. */
 export interface ServeOptions {

@@ -11,8 +11,10 @@ import {
 } from '@docs/sources';
 import { formatPackageId, isStoreError, type PackageStore } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
-import type { GlobalOptions } from '../main.js';
-import { interruptible, progressLine, savePackage } from './add.js';
+import { interruptible } from '../interruptible.js';
+import type { GlobalOptions } from '../options.js';
+import { progressLine } from '../progress-line.js';
+import { savePackage } from '../save-package.js';
 import { type FromRegistry, installPublished } from './sync-registry.js';
 
 export interface SyncOptions {

@@ -1,23 +1,12 @@
 import path from 'node:path';
-import { htmlToMarkdown } from '@docs/sources';
+import { DOC_FORMATS, type DocFormat, htmlToMarkdown } from '@docs/sources';
 import { asciidocToMarkdown } from './asciidoc.js';
 import { rstToMarkdown } from './rst.js';
 import { textToMarkdown } from './text.js';
 
-/** The document formats a package can be built from. */
-export type DocFormat = 'markdown' | 'rst' | 'asciidoc' | 'html' | 'text';
-
-const FORMATS: ReadonlyMap<string, DocFormat> = new Map([
-  ['.md', 'markdown'],
-  ['.mdx', 'markdown'],
-  ['.markdown', 'markdown'],
-  ['.rst', 'rst'],
-  ['.adoc', 'asciidoc'],
-  ['.asciidoc', 'asciidoc'],
-  ['.html', 'html'],
-  ['.htm', 'html'],
-  ['.txt', 'text'],
-]);
+// The format table is @docs/sources' DOC_FORMATS, the one the walker finds files by (doc-formats.ts there says why
+// it lives there); this file owns what each format is converted with.
+export type { DocFormat };
 
 // The llms.txt convention: markdown under a .txt name.
 const MARKDOWN_TEXT_FILES = /^llms(?:-full)?\.txt$/i;
@@ -32,7 +21,7 @@ const MARKDOWN_TEXT_FILES = /^llms(?:-full)?\.txt$/i;
 export function formatOf(file: string): DocFormat | undefined {
   const name = path.basename(file);
   if (MARKDOWN_TEXT_FILES.test(name)) return 'markdown';
-  return FORMATS.get(path.extname(name).toLowerCase());
+  return DOC_FORMATS.get(path.extname(name).toLowerCase());
 }
 
 /**
