@@ -1,4 +1,4 @@
-import type { DocResult, SearchResponse } from '@docs/search';
+import { headingTrail, type SearchResponse } from '@docs/search';
 import type { Unresolved } from './context.js';
 import { phrasingsOutputOf, renderPhrasings } from './phrasings.js';
 import type { SearchOutput } from './schemas.js';
@@ -70,7 +70,7 @@ export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_al
   const lines: string[] = [];
   const index = output.results.every((r) => r.content === undefined);
   for (const r of output.results) {
-    const head = `${r.library} · ${trail(r).join(' > ')} · ${r.path} (score ${r.score.toFixed(2)}`;
+    const head = `${r.library} · ${headingTrail(r).join(' > ')} · ${r.path} (score ${r.score.toFixed(2)}`;
     if (index) {
       lines.push(`- ${head}, ${r.tokens} tokens)`);
       continue;
@@ -111,8 +111,4 @@ export function renderUnresolved(error: {
   const named = error.suggestion === undefined || error.message.includes(`"${error.suggestion}"`);
   if (named) return error.message;
   return `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'} Retry with library "${error.suggestion}".`;
-}
-
-function trail(r: Pick<DocResult, 'title' | 'breadcrumb'>): readonly string[] {
-  return r.breadcrumb[0] === r.title ? r.breadcrumb : [r.title, ...r.breadcrumb];
 }

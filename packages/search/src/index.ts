@@ -3,6 +3,8 @@
 export { MAX_ALTERNATIVE_LENGTH, MAX_ALTERNATIVES } from './alternatives.js';
 
 export { SearchOptionError } from './errors.js';
+export { headingTrail } from './heading-trail.js';
+export { ADD_DOCS_HINT, NO_PACKAGES_MESSAGE } from './messages.js';
 export type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from './models.js';
 export { heldModels } from './models.js';
 export type { ModelSpecs, OpenModels } from './open-models.js';

@@ -1,4 +1,4 @@
-import { getDocs, openModels, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
+import { getDocs, headingTrail, openModels, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
 import { installedVersion, installedVersions } from '@docs/sources';
 import { type PackageStore, parsePackageSpec } from '@docs/store';
 import { openStore, printJson } from '../context.js';
@@ -96,7 +96,7 @@ function show(response: SearchResponse, globals: GlobalOptions): void {
   const weak = response.confidence?.weak === true;
   if (weak) out.push(`${response.message}`, '');
   for (const r of response.results) {
-    const trail = r.breadcrumb[0] === r.title ? r.breadcrumb : [r.title, ...r.breadcrumb];
+    const trail = headingTrail(r);
     const cut = r.truncated ? ' · truncated' : '';
     out.push(
       `── ${r.library} · ${trail.join(' > ')} · ${r.path} · score ${r.score.toFixed(2)} · ${r.tokens} tokens${cut}`,

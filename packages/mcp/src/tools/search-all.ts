@@ -1,14 +1,7 @@
-import { searchAll } from '@docs/search';
+import { ADD_DOCS_HINT, searchAll } from '@docs/search';
 import { formatPackageId } from '@docs/store';
 import { z } from 'zod';
-import {
-  ADD_DOCS_HINT,
-  type DocsToolContext,
-  isScoped,
-  resolveLibrary,
-  servedLatest,
-  servedPackages,
-} from '../context.js';
+import { type DocsToolContext, isScoped, resolveLibrary, servedLatest, servedPackages } from '../context.js';
 import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, searchOutputOf, structuredSearchOutput, unresolvedOutput } from '../render.js';
 import {
