@@ -1,37 +1,7 @@
 import { headingTrail, type SearchResponse } from '@docs/search';
 import type { Unresolved } from './context.js';
-import { phrasingsOutputOf, renderPhrasings } from './phrasings.js';
+import { renderPhrasings } from './phrasings.js';
 import type { SearchOutput } from './schemas.js';
-
-/** The structured answer of a search: the response as the engine gave it, with the next page's offset. */
-export function searchOutputOf(response: SearchResponse): SearchOutput {
-  return {
-    status: response.status,
-    message: response.message,
-    results: response.results.map(({ breadcrumb, sections, ...rest }) => ({
-      ...rest,
-      breadcrumb: [...breadcrumb],
-      ...(sections ? { sections: sections.map((s) => [...s]) } : {}),
-    })),
-    total: response.total,
-    totalTokens: response.totalTokens,
-    searched: [...response.searched],
-    query: { terms: [...response.query.terms], match: response.query.match },
-    ...(response.nextOffset === undefined ? {} : { nextOffset: response.nextOffset }),
-    ...(response.installed ? { installed: [...response.installed] } : {}),
-    ...(response.suggestion ? { suggestion: response.suggestion } : {}),
-    retrieval: {
-      mode: response.retrieval.mode,
-      ...(response.retrieval.embedder ? { embedder: response.retrieval.embedder } : {}),
-      ...(response.retrieval.reranker ? { reranker: response.retrieval.reranker } : {}),
-      ...(response.retrieval.notes ? { notes: [...response.retrieval.notes] } : {}),
-    },
-    ...(response.project ? { project: { ...response.project } } : {}),
-    ...(response.otherVersions ? { otherVersions: response.otherVersions.map((v) => ({ ...v })) } : {}),
-    ...(response.warnings && response.warnings.length > 0 ? { warnings: [...response.warnings] } : {}),
-    ...phrasingsOutputOf(response),
-  };
-}
 
 /**
  * The structured form of an answer whose text is renderSearch's: the same answer without each result's content,
@@ -64,7 +34,7 @@ export function unresolvedOutput(error: Unresolved): SearchOutput {
  * content; the index format is one line per result. Ends with the message
  * and how to get more.
  */
-export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_all'): string {
+export function renderSearch(output: SearchResponse, tool: 'get_docs' | 'search_all'): string {
   const warnings = (output.warnings ?? []).map((w) => `Note: ${w}`);
   if (output.results.length === 0) return [output.message, ...warnings, ...retrievalText(output)].join('\n');
   const lines: string[] = [];
@@ -88,9 +58,8 @@ export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_al
 }
 
 /** What answered, when there is something to say: hybrid and its models, or why a library answered lexically. */
-function retrievalText(output: SearchOutput): string[] {
+function retrievalText(output: SearchResponse): string[] {
   const retrieval = output.retrieval;
-  if (!retrieval) return [];
   const notes = retrieval.notes ?? [];
   const models = [
     retrieval.embedder ? `embedder ${retrieval.embedder}` : '',
