@@ -14,6 +14,8 @@ export type { AnalyzedQuery } from './query.js';
 export { analyzeQuery } from './query.js';
 export type { ReadDocOptions, ReadDocResponse } from './read-doc.js';
 export { readDoc } from './read-doc.js';
+export type { MarkdownTextStyle, PlainTextStyle, TextStyle } from './render-text.js';
+export { renderText } from './render-text.js';
 export type { Confidence, DocResult, PhrasingReport, RetrievalInfo, SearchResponse, SearchStatus } from './results.js';
 export { getDocs, searchAll } from './search.js';
 export { STOP_WORDS } from './stop-words.js';
