@@ -1,3 +1,4 @@
+import type { DocResult, SearchResponse } from '@docs/search';
 import './app.css';
 import { headingId, type PageContext, renderMarkdown } from './markdown.js';
 
@@ -14,24 +15,8 @@ interface Library {
   readonly tokens: number;
 }
 
-interface Result {
-  readonly library: string;
-  readonly path: string;
-  readonly title: string;
-  readonly breadcrumb: readonly string[];
-  readonly heading: string;
-  readonly score: number;
-  readonly truncated: boolean;
-  readonly content?: string;
-}
-
-interface SearchAnswer {
-  readonly status: string;
-  readonly message: string;
-  readonly results: readonly Result[];
-  readonly total: number;
-  readonly nextOffset?: number;
-}
+/** What /api/search answers, as far as the page reads it: the search's response (get_docs' or search_all's form). */
+type SearchAnswer = Pick<SearchResponse, 'status' | 'message' | 'results' | 'total' | 'nextOffset'>;
 
 interface PageAnswer {
   readonly library: string;
@@ -86,7 +71,7 @@ const PAGE_SIZE = 20;
 const PAGE_TOKENS = 8000;
 const TOKEN_KEY = 'docs-token';
 let libraries: Library[] = [];
-let results: readonly Result[] = [];
+let results: readonly DocResult[] = [];
 let selected = -1;
 /** The query the results on screen answer: Enter opens one only when the box still says it. */
 let shownQuery = '';
@@ -294,7 +279,7 @@ function pageContext(library: string, path: string, view: View): PageContext {
   };
 }
 
-function resultItem(result: Result, index: number, view: View): HTMLLIElement {
+function resultItem(result: DocResult, index: number, view: View): HTMLLIElement {
   const href = viewUrl({ ...view, read: { library: result.library, path: result.path } });
   const content = h('div', { class: 'markdown' });
   setRenderedHtml(content, renderMarkdown(result.content ?? '', pageContext(result.library, result.path, view)));

@@ -1,4 +1,4 @@
-import type { SearchModels } from '@docs/search';
+import { ADD_DOCS_HINT, NO_PACKAGES_MESSAGE, type SearchModels } from '@docs/search';
 import { formatPackageId, type InstalledPackage, type PackageStore, parsePackageSpec } from '@docs/store';
 
 /** What the tools work on. */
@@ -27,8 +27,6 @@ export interface DocsToolContext {
   /** Told of every failure a tool turned into an error result, for the server's log. */
   readonly onError?: (error: unknown, tool: string) => void;
 }
-
-export const ADD_DOCS_HINT = 'Add one with: docs add <folder> --name <name> --version <version>';
 
 /**
  * The installed packages this server serves, by name ascending, highest
@@ -91,9 +89,7 @@ export async function resolveLibrary(context: DocsToolContext, library: string, 
       ok: false,
       status: found.error.code,
       message:
-        found.error.code === 'no-packages'
-          ? `No documentation packages are installed. ${ADD_DOCS_HINT}`
-          : found.error.message.replace(/^library /, 'Library '),
+        found.error.code === 'no-packages' ? NO_PACKAGES_MESSAGE : found.error.message.replace(/^library /, 'Library '),
       installed: found.error.installed.map(formatPackageId),
       ...(found.error.suggestion ? { suggestion: found.error.suggestion } : {}),
     };

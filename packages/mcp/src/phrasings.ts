@@ -1,8 +1,8 @@
-import { MAX_ALTERNATIVE_LENGTH, MAX_ALTERNATIVES, type SearchResponse } from '@docs/search';
+import { MAX_ALTERNATIVE_LENGTH, MAX_ALTERNATIVES } from '@docs/search';
 import { z } from 'zod';
 
-// The tools' alternative phrasings and how sure an answer is: the input field, the output
-// fields, and their text, kept apart from the other schemas as one concern.
+// The tools' alternative phrasings and how sure an answer is: the input field and the output
+// fields, kept apart from the other schemas as one concern.
 
 export const alternativesInput = z
   .array(
@@ -50,32 +50,3 @@ export const phrasingsOutput = z
   )
   .optional()
   .describe('With alternatives: which phrasing found which results');
-
-/** The response's confidence and phrasings, copied for the structured output. */
-export function phrasingsOutputOf(
-  response: SearchResponse,
-): Pick<z.infer<typeof searchExtras>, 'confidence' | 'phrasings'> {
-  return {
-    ...(response.confidence
-      ? {
-          confidence: {
-            ...response.confidence,
-            missing: [...response.confidence.missing],
-            unmentioned: [...response.confidence.unmentioned],
-          },
-        }
-      : {}),
-    ...(response.phrasings
-      ? { phrasings: response.phrasings.map((p) => ({ ...p, terms: [...p.terms], results: [...p.results] })) }
-      : {}),
-  };
-}
-
-const searchExtras = z.object({ confidence: confidenceOutput, phrasings: phrasingsOutput });
-
-/** One line naming what each phrasing found: `phrasings: "lifespan events" → 1, 2; "startup" → none`. */
-export function renderPhrasings(phrasings: z.infer<typeof phrasingsOutput>): string | undefined {
-  if (!phrasings || phrasings.length < 2) return undefined;
-  const parts = phrasings.map((p) => `"${p.text}" → ${p.results.length > 0 ? p.results.join(', ') : 'none'}`);
-  return `Phrasings found (result positions): ${parts.join('; ')}`;
-}

@@ -1,37 +1,6 @@
-import type { DocResult, SearchResponse } from '@docs/search';
+import { renderText, type SearchResponse } from '@docs/search';
 import type { Unresolved } from './context.js';
-import { phrasingsOutputOf, renderPhrasings } from './phrasings.js';
 import type { SearchOutput } from './schemas.js';
-
-/** The structured answer of a search: the response as the engine gave it, with the next page's offset. */
-export function searchOutputOf(response: SearchResponse): SearchOutput {
-  return {
-    status: response.status,
-    message: response.message,
-    results: response.results.map(({ breadcrumb, sections, ...rest }) => ({
-      ...rest,
-      breadcrumb: [...breadcrumb],
-      ...(sections ? { sections: sections.map((s) => [...s]) } : {}),
-    })),
-    total: response.total,
-    totalTokens: response.totalTokens,
-    searched: [...response.searched],
-    query: { terms: [...response.query.terms], match: response.query.match },
-    ...(response.nextOffset === undefined ? {} : { nextOffset: response.nextOffset }),
-    ...(response.installed ? { installed: [...response.installed] } : {}),
-    ...(response.suggestion ? { suggestion: response.suggestion } : {}),
-    retrieval: {
-      mode: response.retrieval.mode,
-      ...(response.retrieval.embedder ? { embedder: response.retrieval.embedder } : {}),
-      ...(response.retrieval.reranker ? { reranker: response.retrieval.reranker } : {}),
-      ...(response.retrieval.notes ? { notes: [...response.retrieval.notes] } : {}),
-    },
-    ...(response.project ? { project: { ...response.project } } : {}),
-    ...(response.otherVersions ? { otherVersions: response.otherVersions.map((v) => ({ ...v })) } : {}),
-    ...(response.warnings && response.warnings.length > 0 ? { warnings: [...response.warnings] } : {}),
-    ...phrasingsOutputOf(response),
-  };
-}
 
 /**
  * The structured form of an answer whose text is renderSearch's: the same answer without each result's content,
@@ -59,48 +28,17 @@ export function unresolvedOutput(error: Unresolved): SearchOutput {
 }
 
 /**
- * Compact text for a model: one header per result
- * (`## vitest@3.2.4 · Mocking > Timers · guide/mocking.md (score 0.93)`) and its
- * content; the index format is one line per result. Ends with the message
- * and how to get more.
+ * The text of a search answer for a model: renderText's markdown (one `##` header per result,
+ * `## vitest@3.2.4 · Mocking > Timers · guide/mocking.md (score 0.93)`, and its content; the index format one line per
+ * result), ending with the message and how to get more with this tool or read_doc.
  */
-export function renderSearch(output: SearchOutput, tool: 'get_docs' | 'search_all'): string {
-  const warnings = (output.warnings ?? []).map((w) => `Note: ${w}`);
-  if (output.results.length === 0) return [output.message, ...warnings, ...retrievalText(output)].join('\n');
-  const lines: string[] = [];
-  const index = output.results.every((r) => r.content === undefined);
-  for (const r of output.results) {
-    const head = `${r.library} · ${trail(r).join(' > ')} · ${r.path} (score ${r.score.toFixed(2)}`;
-    if (index) {
-      lines.push(`- ${head}, ${r.tokens} tokens)`);
-      continue;
-    }
-    lines.push(`## ${head}${r.truncated ? ', truncated: read_doc has the rest' : ''})`, '', r.content ?? '', '');
-  }
-  if (index) lines.push('');
-  const found = renderPhrasings(output.phrasings);
-  if (found) lines.push(found);
-  const more = output.nextOffset === undefined ? '' : ` More: call ${tool} again with offset ${output.nextOffset}.`;
-  const tokens = index ? '' : `; ${output.totalTokens} tokens`;
-  const next = index ? ' Read a page with read_doc (library, path), or search again with format "full".' : '';
-  lines.push(`${output.message}${tokens}.${more}${next}`, ...warnings, ...retrievalText(output));
-  return lines.join('\n');
-}
-
-/** What answered, when there is something to say: hybrid and its models, or why a library answered lexically. */
-function retrievalText(output: SearchOutput): string[] {
-  const retrieval = output.retrieval;
-  if (!retrieval) return [];
-  const notes = retrieval.notes ?? [];
-  const models = [
-    retrieval.embedder ? `embedder ${retrieval.embedder}` : '',
-    retrieval.reranker ? `re-ranked by ${retrieval.reranker}` : '',
-  ].filter(Boolean);
-  if (models.length === 0 && notes.length === 0) return [];
-  return [
-    `Retrieval: ${retrieval.mode}${models.length > 0 ? ` (${models.join(', ')})` : ''}.`,
-    ...notes.map((n) => `- ${n}`),
-  ];
+export function renderSearch(response: SearchResponse, tool: 'get_docs' | 'search_all'): string {
+  return renderText(response, {
+    layout: 'markdown',
+    nextPage: (offset) => `call ${tool} again with offset ${offset}`,
+    rest: 'read_doc has the rest',
+    afterIndex: 'Read a page with read_doc (library, path), or search again with format "full".',
+  });
 }
 
 /** The text of an error about a library: the message names what is available and the closest name. */
@@ -111,8 +49,4 @@ export function renderUnresolved(error: {
   const named = error.suggestion === undefined || error.message.includes(`"${error.suggestion}"`);
   if (named) return error.message;
   return `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'} Retry with library "${error.suggestion}".`;
-}
-
-function trail(r: Pick<DocResult, 'title' | 'breadcrumb'>): readonly string[] {
-  return r.breadcrumb[0] === r.title ? r.breadcrumb : [r.title, ...r.breadcrumb];
 }

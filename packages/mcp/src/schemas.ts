@@ -1,4 +1,4 @@
-import { RANKING_DEFAULTS, SEARCH_DEFAULTS } from '@docs/search';
+import { RANKING_DEFAULTS, SEARCH_DEFAULTS, type SearchResponse } from '@docs/search';
 import { z } from 'zod';
 import { confidenceOutput, phrasingsOutput } from './phrasings.js';
 
@@ -104,8 +104,8 @@ export const docResultOutput = z.object({
     ),
 });
 
-/** The answer of get_docs and search_all: the search response, plus where the next page starts. */
-export const searchOutput = z.object({
+/** A search response, field for field as `SearchResponse` says (checked below): what getDocs and searchAll answer. */
+const searchResponseOutput = z.object({
   status: z.enum(['ok', 'no-match', ...resolutionStatus]).describe('Why the answer has the results it has'),
   message: z.string().describe('What happened and, when nothing was found, what to try next'),
   results: z.array(docResultOutput),
@@ -122,7 +122,7 @@ export const searchOutput = z.object({
       .describe('Whether results hold all of the words (or their synonyms) or only some'),
   }),
   nextOffset: z.number().int().optional().describe('Offset of the next page, when there are more results'),
-  retrieval: retrievalOutput.optional(),
+  retrieval: retrievalOutput,
   installed: z
     .array(z.string())
     .optional()
@@ -148,4 +148,24 @@ export const searchOutput = z.object({
   phrasings: phrasingsOutput,
 });
 
+// The schema is the type: a field added to, dropped from or changed in SearchResponse or the schema alone (its type,
+// whether it is optional) stops this line from compiling.
+true satisfies Same<z.output<typeof searchResponseOutput>, Parsed<SearchResponse>>;
+
+/**
+ * The answer of get_docs and search_all: the search response as the engine gives it. An answer about a library the
+ * server could not resolve (nothing was searched) has no `retrieval`.
+ */
+export const searchOutput = searchResponseOutput.partial({ retrieval: true });
+
 export type SearchOutput = z.infer<typeof searchOutput>;
+
+/** True when A and B are one type: the same fields, each as optional and of the same type in both. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/** A type as zod parses it from JSON: its arrays and fields writable. */
+type Parsed<T> = T extends readonly (infer E)[]
+  ? Parsed<E>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Parsed<T[K]> }
+    : T;

@@ -1,3 +1,4 @@
+import { headingTrail } from './heading-trail.js';
 import { heldShare } from './idf.js';
 import type { Confidence, DocResult } from './results.js';
 
@@ -35,8 +36,7 @@ export function confidenceOf(
 
 /** One plain sentence for a weak answer: which words the docs lack, and what came closest. */
 export function weakNote(confidence: Confidence, closest: DocResult): string {
-  const trail = closest.breadcrumb[0] === closest.title ? closest.breadcrumb : [closest.title, ...closest.breadcrumb];
-  const where = `closest: ${closest.library} · ${trail.join(' > ')}`;
+  const where = `closest: ${closest.library} · ${headingTrail(closest).join(' > ')}`;
   // A few words name the gap; a pasted page's every unmatched word would bury the answer's first line.
   const shown = 5;
   const quoted = (words: readonly string[]) =>

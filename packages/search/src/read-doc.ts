@@ -2,6 +2,7 @@ import { tokenBudget } from '@docs/rank';
 import { formatPackageId, type InstalledPackage, loadTokenCounter, type PackageStore } from '@docs/store';
 import { SearchOptionError } from './errors.js';
 import { answerFromInstalled } from './gone.js';
+import { NO_PACKAGES_MESSAGE } from './messages.js';
 
 export interface ReadDocOptions {
   /** Token budget for the page; 0 means the whole page (from `offset`). @default 0 */
@@ -59,10 +60,7 @@ export async function readDoc(
     (found) => readFrom(store, found.value, path, budget, offset),
     (error) => ({
       status: error.code,
-      message:
-        error.code === 'no-packages'
-          ? 'No documentation packages are installed. Add one with: docs add <folder> --name <name> --version <version>'
-          : error.message,
+      message: error.code === 'no-packages' ? NO_PACKAGES_MESSAGE : error.message,
       content: '',
       tokens: 0,
       offset,

@@ -1,3 +1,4 @@
+import { ADD_DOCS_HINT } from '@docs/search';
 import { formatPackageId, isStoreError } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../options.js';
@@ -37,9 +38,7 @@ export async function list(globals: GlobalOptions): Promise<void> {
       process.stderr.write(`docs: ${u.problem} (docs add its source again, or docs remove ${u.library})\n`);
     }
     if (rows.length === 0 && unreadable.length === 0) {
-      process.stdout.write(
-        `No libraries installed in ${store.dir}. Add one with: docs add <folder> --name <name> --version <version>\n`,
-      );
+      process.stdout.write(`No libraries installed in ${store.dir}. ${ADD_DOCS_HINT}\n`);
       return;
     }
     const width = Math.max(...rows.map((r) => r.library.length));

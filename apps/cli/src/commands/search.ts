@@ -1,4 +1,12 @@
-import { getDocs, openModels, type SearchOptions, type SearchResponse, searchAll } from '@docs/search';
+import {
+  getDocs,
+  openModels,
+  renderText,
+  type SearchOptions,
+  type SearchResponse,
+  searchAll,
+  type TextStyle,
+} from '@docs/search';
 import { installedVersion, installedVersions } from '@docs/sources';
 import { type PackageStore, parsePackageSpec } from '@docs/store';
 import { openStore, printJson } from '../context.js';
@@ -79,53 +87,14 @@ function show(response: SearchResponse, globals: GlobalOptions): void {
   // An unknown library is bad input: one line on stderr, exit 2. "Nothing matched" is an answer.
   if (response.status === 'unknown-library' || response.status === 'unknown-version')
     throw new UsageError(response.message, { code: response.status });
-  // Where the next page starts when the limit or the token budget left results out (as the MCP tools say).
-  const { nextOffset } = response;
   if (globals.json) {
     printJson(response);
     return;
   }
   // On stderr, so the answer on stdout stays what a pipe expects.
   for (const warning of response.warnings ?? []) process.stderr.write(`docs: note: ${warning}\n`);
-  if (response.results.length === 0) {
-    process.stdout.write(`${response.message}\n${retrievalLines(response).join('\n')}`);
-    return;
-  }
-  const out: string[] = [];
-  // A weak answer says so first, before results that look confident.
-  const weak = response.confidence?.weak === true;
-  if (weak) out.push(`${response.message}`, '');
-  for (const r of response.results) {
-    const trail = r.breadcrumb[0] === r.title ? r.breadcrumb : [r.title, ...r.breadcrumb];
-    const cut = r.truncated ? ' · truncated' : '';
-    out.push(
-      `── ${r.library} · ${trail.join(' > ')} · ${r.path} · score ${r.score.toFixed(2)} · ${r.tokens} tokens${cut}`,
-    );
-    if (r.content !== undefined) out.push('', r.content, '');
-  }
-  const more = nextOffset === undefined ? '' : `. More: the same command with --offset ${nextOffset}`;
-  const found = response.phrasings?.map((p) => `"${p.text}" → ${p.results.length > 0 ? p.results.join(', ') : 'none'}`);
-  if (found) out.push(`phrasings found (result positions): ${found.join('; ')}`);
-  out.push(
-    weak ? `${response.totalTokens} tokens${more}` : `${response.message}; ${response.totalTokens} tokens${more}`,
-  );
-  process.stdout.write(`${[...out, ...retrievalLines(response)].join('\n')}\n`);
+  process.stdout.write(`${renderText(response, TERMINAL)}\n`);
 }
 
-/**
- * What answered, when there is something to say: hybrid (with which models),
- * or why a library answered lexically. A plain lexical answer says nothing,
- * so its output is as it always was.
- */
-function retrievalLines(response: SearchResponse): string[] {
-  const { mode, embedder, reranker, notes = [] } = response.retrieval;
-  const lines: string[] = [];
-  if (mode === 'hybrid' || reranker) {
-    const models = [embedder ? `embedder ${embedder}` : '', reranker ? `re-ranked by ${reranker}` : ''].filter(Boolean);
-    lines.push(`retrieval: ${mode} (${models.join(', ')})`);
-  } else if (notes.length > 0) {
-    lines.push('retrieval: lexical');
-  }
-  for (const note of notes) lines.push(`  ${note}`);
-  return lines.length > 0 && response.results.length === 0 ? [...lines, ''] : lines;
-}
+/** How the command shows an answer: renderText's plain text, the next page asked for with --offset. */
+const TERMINAL: TextStyle = { layout: 'plain', nextPage: (offset) => `the same command with --offset ${offset}` };

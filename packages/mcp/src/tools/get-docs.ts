@@ -3,7 +3,7 @@ import { formatPackageId, parsePackageSpec } from '@docs/store';
 import { z } from 'zod';
 import { type DocsToolContext, resolveLibrary } from '../context.js';
 import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
-import { renderSearch, renderUnresolved, searchOutputOf, structuredSearchOutput, unresolvedOutput } from '../render.js';
+import { renderSearch, renderUnresolved, structuredSearchOutput, unresolvedOutput } from '../render.js';
 import {
   formatInput,
   libraryInput,
@@ -65,9 +65,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
     });
     // The library was resolved here, so say here when a range was met only by a prerelease.
-    const output = searchOutputOf(
-      found.note ? { ...response, message: `${found.note}. ${response.message}` } : response,
-    );
+    const output = found.note ? { ...response, message: `${found.note}. ${response.message}` } : response;
     return answer(output, renderSearch(output, 'get_docs'), response.status !== 'ok' && response.status !== 'no-match');
   },
 };

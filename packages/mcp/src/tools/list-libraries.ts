@@ -1,6 +1,7 @@
+import { ADD_DOCS_HINT } from '@docs/search';
 import { formatPackageId } from '@docs/store';
 import { z } from 'zod';
-import { ADD_DOCS_HINT, isScoped, servedPackages } from '../context.js';
+import { isScoped, servedPackages } from '../context.js';
 import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({});

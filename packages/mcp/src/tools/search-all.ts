@@ -1,16 +1,9 @@
-import { searchAll } from '@docs/search';
+import { ADD_DOCS_HINT, searchAll } from '@docs/search';
 import { formatPackageId } from '@docs/store';
 import { z } from 'zod';
-import {
-  ADD_DOCS_HINT,
-  type DocsToolContext,
-  isScoped,
-  resolveLibrary,
-  servedLatest,
-  servedPackages,
-} from '../context.js';
+import { type DocsToolContext, isScoped, resolveLibrary, servedLatest, servedPackages } from '../context.js';
 import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
-import { renderSearch, renderUnresolved, searchOutputOf, structuredSearchOutput, unresolvedOutput } from '../render.js';
+import { renderSearch, renderUnresolved, structuredSearchOutput, unresolvedOutput } from '../render.js';
 import {
   formatInput,
   libraryInput,
@@ -89,10 +82,9 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       ...(libraries ? { libraries } : {}),
       ...(context.projectVersion || context.projectVersions ? { projectVersions: await projectVersions(context) } : {}),
     });
-    const output = searchOutputOf(response);
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
     const isError = response.status === 'unknown-library' || response.status === 'unknown-version';
-    return answer(output, isError ? renderUnresolved(output) : renderSearch(output, 'search_all'), isError);
+    return answer(response, isError ? renderUnresolved(response) : renderSearch(response, 'search_all'), isError);
   },
 };
 

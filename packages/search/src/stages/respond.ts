@@ -2,6 +2,7 @@ import type { ResolveError } from '@docs/store';
 import { formatPackageId } from '@docs/store';
 import { confidenceOf, weakNote } from '../confidence.js';
 import type { Retrieval } from '../hybrid.js';
+import { NO_PACKAGES_MESSAGE } from '../messages.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Confidence, DocResult, PhrasingReport, RetrievalInfo, SearchResponse } from '../results.js';
 import type { AnalysedQuestion, Phrasing } from './analyse.js';
@@ -156,13 +157,7 @@ function withoutPhrasings({ byPhrasing: _, ...confidence }: Confidence & { byPhr
 
 export function unresolved(error: ResolveError): SearchResponse {
   if (error.code === 'no-packages') {
-    return empty(
-      'no-packages',
-      'No documentation packages are installed. Add one with: docs add <folder> --name <name> --version <version>',
-      [],
-      [],
-      'none',
-    );
+    return empty('no-packages', NO_PACKAGES_MESSAGE, [], [], 'none');
   }
   return empty(error.code, error.message, [], [], 'none', {
     installed: error.installed.map(formatPackageId),
