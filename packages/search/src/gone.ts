@@ -1,6 +1,7 @@
-import { isStoreError, type ResolveError, type ResolveResult } from '@docs/store';
+import { isStoreError } from '@docs/store';
+import type { LibraryError, LibraryResolution } from './library-scope.js';
 
-type Found = Extract<ResolveResult, { ok: true }>;
+type Found = Extract<LibraryResolution, { ok: true }>;
 
 /** True for the store's "removed after it was listed" error: another process's `docs remove` won a race. */
 export function isGone(error: unknown): boolean {
@@ -17,9 +18,9 @@ const ATTEMPTS = 3;
  * is not installed (never SQLite's "unable to open database file").
  */
 export async function answerFromInstalled<T>(
-  resolve: () => Promise<ResolveResult>,
+  resolve: () => Promise<LibraryResolution>,
   answer: (found: Found) => Promise<T>,
-  notFound: (error: ResolveError) => T,
+  notFound: (error: LibraryError) => T,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const found = await resolve();

@@ -4,6 +4,8 @@ export { MAX_ALTERNATIVE_LENGTH, MAX_ALTERNATIVES } from './alternatives.js';
 
 export { SearchOptionError } from './errors.js';
 export { headingTrail } from './heading-trail.js';
+export type { LibraryError, LibraryResolution, LibraryScope } from './library-scope.js';
+export { isScoped, resolveLibrary, servedLatest, servedPackages } from './library-scope.js';
 export { ADD_DOCS_HINT, NO_PACKAGES_MESSAGE } from './messages.js';
 export type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from './models.js';
 export { heldModels } from './models.js';

@@ -1,4 +1,5 @@
 import { SearchOptionError } from './errors.js';
+import type { LibraryScope } from './library-scope.js';
 import type { SearchModels } from './models.js';
 import { type RankingConfig, resolveRanking } from './ranking.js';
 
@@ -66,6 +67,11 @@ export interface SearchAllOptions extends SearchOptions {
    * name in `libraries`) is searched at that version when it is installed, else at the highest.
    */
   readonly projectVersions?: ReadonlyMap<string, string>;
+  /**
+   * Only these libraries may be searched (see LibraryScope): a library of `libraries` outside it is refused,
+   * naming those served; without `libraries`, those served are searched. @default every installed library
+   */
+  readonly scope?: LibraryScope;
 }
 
 /** The options a search runs with: the caller's, the defaults for the rest, and the ranking. */

@@ -2,7 +2,7 @@ import { tokenBudget } from '@docs/rank';
 import { formatPackageId, type InstalledPackage, loadTokenCounter, type PackageStore } from '@docs/store';
 import { SearchOptionError } from './errors.js';
 import { answerFromInstalled } from './gone.js';
-import { NO_PACKAGES_MESSAGE } from './messages.js';
+import { type LibraryScope, resolveLibrary } from './library-scope.js';
 
 export interface ReadDocOptions {
   /** Token budget for the page; 0 means the whole page (from `offset`). @default 0 */
@@ -11,6 +11,8 @@ export interface ReadDocOptions {
   readonly offset?: number;
   /** Version when `library` is a bare name. @default the highest installed */
   readonly version?: string;
+  /** Only these libraries may be read (see LibraryScope); one outside it is refused, naming those served. */
+  readonly scope?: LibraryScope;
 }
 
 /** A whole page, or one budgeted part of it. */
@@ -29,6 +31,8 @@ export interface ReadDocResponse {
   /** Document paths close to the one asked for, when it is unknown. */
   readonly suggestions?: readonly string[];
   readonly installed?: readonly string[];
+  /** The closest installed library, when the one asked for is unknown. */
+  readonly suggestion?: string;
 }
 
 const EXTENSIONS = ['', '.md', '.mdx', '.markdown', '/index.md', '/index.mdx', '/README.md'];
@@ -56,15 +60,20 @@ export async function readDoc(
     throw new SearchOptionError(`offset must be a whole number ≥ 0, got ${offset}`);
   // A package another process removes mid-request is looked up again: the answer then says it is not installed.
   return answerFromInstalled(
-    () => store.resolve(library, options.version),
+    () =>
+      resolveLibrary(store, library, {
+        ...(options.version === undefined ? {} : { version: options.version }),
+        ...(options.scope === undefined ? {} : { scope: options.scope }),
+      }),
     (found) => readFrom(store, found.value, path, budget, offset),
     (error) => ({
       status: error.code,
-      message: error.code === 'no-packages' ? NO_PACKAGES_MESSAGE : error.message,
+      message: error.message,
       content: '',
       tokens: 0,
       offset,
-      installed: error.installed.map(formatPackageId),
+      installed: error.installed,
+      ...(error.suggestion ? { suggestion: error.suggestion } : {}),
     }),
   );
 }

@@ -2,6 +2,8 @@ import { type InstalledPackage, type PackageStore, parsePackageSpec, type Term }
 import { phrasingsOf } from './alternatives.js';
 import { answerFromInstalled, retryIfGone } from './gone.js';
 import { Retrieval } from './hybrid.js';
+import { isScoped, type LibraryScope, resolveLibrary, servedPackages } from './library-scope.js';
+import { ADD_DOCS_HINT, NO_PACKAGES_MESSAGE } from './messages.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
 import type { SearchResponse } from './results.js';
 import { analyse } from './stages/analyse.js';
@@ -11,7 +13,7 @@ import { merge } from './stages/merge.js';
 import { pageOf } from './stages/page.js';
 import { nothingMatched, noWords, respond, unresolved, withNotes } from './stages/respond.js';
 import { type Target, targetOf } from './stages/target.js';
-import { oneVersionEach, resolveForProject, withVersionHints } from './versions.js';
+import { oneVersionEach, withVersionHints } from './versions.js';
 
 /**
  * Searches one library's documentation. `library` is `name` or `name@version`
@@ -32,6 +34,8 @@ export async function getDocs(
      * answered from when installed; when it is not installed the highest is, and the answer says so (`project`).
      */
     readonly projectVersion?: string;
+    /** Only these libraries may be searched (see LibraryScope); one outside it is refused, naming those served. */
+    readonly scope?: LibraryScope;
   } = {},
 ): Promise<SearchResponse> {
   const resolved = resolveOptions(options);
@@ -39,7 +43,12 @@ export async function getDocs(
   const phrasings = phrasingsOf(topic, options.alternatives);
   // A package another process removes mid-request is looked up again: the answer then says it is not installed.
   return answerFromInstalled(
-    () => resolveForProject(store, library, options.version, options.projectVersion),
+    () =>
+      resolveLibrary(store, library, {
+        ...(options.version === undefined ? {} : { version: options.version }),
+        ...(options.projectVersion === undefined ? {} : { projectVersion: options.projectVersion }),
+        ...(options.scope === undefined ? {} : { scope: options.scope }),
+      }),
     async (found) => {
       const alsoDrop = [found.value.name.replace(/^@[^/]+\//, '')];
       const answer = (pkg: InstalledPackage) =>
@@ -79,19 +88,31 @@ async function searchListed(
 ): Promise<SearchResponse> {
   let packages: InstalledPackage[];
   const notes: string[] = [];
+  const { scope } = options;
   if (options.libraries && options.libraries.length > 0) {
     packages = [];
     for (const spec of options.libraries) {
-      const name = parsePackageSpec(spec.trim()).name.toLowerCase();
-      const found = await resolveForProject(store, spec, undefined, options.projectVersions?.get(name));
+      const projectVersion = options.projectVersions?.get(parsePackageSpec(spec.trim()).name.toLowerCase());
+      const found = await resolveLibrary(store, spec, {
+        ...(projectVersion === undefined ? {} : { projectVersion }),
+        ...(scope === undefined ? {} : { scope }),
+      });
       if (!found.ok) return unresolved(found.error);
       if (found.note) notes.push(found.note);
       if (!packages.some((p) => p.file === found.value.file)) packages.push(found.value);
     }
   } else {
-    packages = oneVersionEach(await store.list(), options.projectVersions);
+    packages = oneVersionEach(await servedPackages(store, scope), options.projectVersions);
   }
-  if (packages.length === 0) return unresolved({ code: 'no-packages', message: '', installed: [] });
+  if (packages.length === 0) {
+    return unresolved({
+      code: 'no-packages',
+      message: isScoped(scope)
+        ? `None of the libraries this server serves (${scope.join(', ')}) is installed. ${ADD_DOCS_HINT}`
+        : NO_PACKAGES_MESSAGE,
+      installed: [],
+    });
+  }
   const response = await search(
     packages.map((p) => targetOf(store, p)),
     phrasings,
@@ -105,7 +126,7 @@ async function searchListed(
 }
 
 /** How a search treats the libraries it is given. */
-interface SearchScope {
+interface SearchPolicy {
   /** Words the analysis drops (a library's own name, when searching within it). */
   readonly alsoDrop?: readonly string[];
   /** Leave out a library that cannot be read, with a warning, rather than fail (searching every library). */
@@ -123,9 +144,9 @@ async function search(
   targets: readonly Target[],
   texts: readonly string[],
   options: ResolvedOptions,
-  scope: SearchScope,
+  policy: SearchPolicy,
 ): Promise<SearchResponse> {
-  const question = analyse(texts, options, scope.alsoDrop ? { alsoDrop: scope.alsoDrop } : {});
+  const question = analyse(texts, options, policy.alsoDrop ? { alsoDrop: policy.alsoDrop } : {});
   // The embedder reads the topic as the caps cut it, so a pasted page costs no more than its head.
   const retrieval = new Retrieval(question.topic.slice(0, options.maxTopicChars), options);
   if (question.phrasings.every((p) => p.terms.length === 0)) {
@@ -135,7 +156,7 @@ async function search(
       retrieval,
     );
   }
-  const gathered = await gather(targets, question.phrasings, options, retrieval, scope);
+  const gathered = await gather(targets, question.phrasings, options, retrieval, policy);
   const { merged, match } = await merge(gathered, question.phrasings, options, retrieval);
   if (merged.length === 0) return nothingMatched(question, gathered, retrieval, options);
   return respond(question, gathered, match, await pageOf(merged, options), retrieval, options);

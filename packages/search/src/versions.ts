@@ -1,36 +1,10 @@
-import {
-  formatPackageId,
-  type InstalledPackage,
-  type PackageStore,
-  parsePackageSpec,
-  type ResolveResult,
-} from '@docs/store';
+import { formatPackageId, type InstalledPackage, type PackageStore } from '@docs/store';
 import type { SearchResponse } from './results.js';
 
 /** Other installed versions looked at when the one answered from is empty or thin; the highest first. */
 const MAX_OTHER_VERSIONS = 3;
 /** A version whose package file is this many times larger holds far more documentation (a README build vs full docs). */
 const RICHER_FACTOR = 4;
-
-/**
- * The package a getDocs call answers from: `library` as given, except that a
- * bare name (no version in it or in `version`) takes `projectVersion` — the
- * version the project being worked on installs — when that version is
- * installed.
- */
-export async function resolveForProject(
-  store: PackageStore,
-  library: string,
-  version: string | undefined,
-  projectVersion: string | undefined,
-): Promise<ResolveResult> {
-  const bare = (version === undefined || version === '') && parsePackageSpec(library.trim()).version === undefined;
-  if (bare && projectVersion) {
-    const preferred = await store.resolve(library, projectVersion);
-    if (preferred.ok && preferred.value.version === projectVersion) return preferred;
-  }
-  return store.resolve(library, version);
-}
 
 /**
  * One package per library name from `installed` (which lists the highest

@@ -1,7 +1,7 @@
 import { getDocs } from '@docs/search';
-import { formatPackageId, parsePackageSpec } from '@docs/store';
+import { parsePackageSpec } from '@docs/store';
 import { z } from 'zod';
-import { type DocsToolContext, resolveLibrary } from '../context.js';
+import { type DocsToolContext, unresolvedOf } from '../context.js';
 import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, structuredSearchOutput, unresolvedOutput } from '../render.js';
 import {
@@ -48,13 +48,10 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
   annotations: { title: 'Search one library', ...READ_ONLY },
   async handler(args, context) {
     const projectVersion = await projectVersionOf(context, args.library, args.version);
-    const preferred = projectVersion ? await resolveLibrary(context, args.library, projectVersion) : undefined;
-    const found =
-      preferred?.ok && preferred.pkg.version === projectVersion
-        ? preferred
-        : await resolveLibrary(context, args.library, args.version);
-    if (!found.ok) return answer(unresolvedOutput(found), renderUnresolved(found), true);
-    const response = await getDocs(context.store, formatPackageId(found.pkg), args.topic, {
+    // The search resolves the library, within the server's scope, and words what could not be resolved.
+    const response = await getDocs(context.store, args.library, args.topic, {
+      ...(args.version === undefined ? {} : { version: args.version }),
+      ...(context.libraries ? { scope: context.libraries } : {}),
       tokens: args.tokens,
       format: args.format,
       limit: args.limit,
@@ -64,9 +61,9 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       ...(projectVersion ? { projectVersion } : {}),
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
     });
-    // The library was resolved here, so say here when a range was met only by a prerelease.
-    const output = found.note ? { ...response, message: `${found.note}. ${response.message}` } : response;
-    return answer(output, renderSearch(output, 'get_docs'), response.status !== 'ok' && response.status !== 'no-match');
+    const unresolved = unresolvedOf(response);
+    if (unresolved) return answer(unresolvedOutput(unresolved), renderUnresolved(unresolved), true);
+    return answer(response, renderSearch(response, 'get_docs'));
   },
 };
 

@@ -1,7 +1,6 @@
 import { readDoc } from '@docs/search';
-import { formatPackageId } from '@docs/store';
 import { z } from 'zod';
-import { resolveLibrary } from '../context.js';
+import { unresolvedOf } from '../context.js';
 import { renderUnresolved } from '../render.js';
 import { libraryInput, versionInput } from '../schemas.js';
 import { answer, type DocsTool, READ_ONLY } from '../tool.js';
@@ -67,17 +66,20 @@ export const readDocTool: DocsTool<typeof inputSchema, typeof outputSchema> = {
   structuredForMcp: ({ content: _content, ...rest }) => rest,
   annotations: { title: 'Read a documentation page', ...READ_ONLY },
   async handler(args, context) {
-    const found = await resolveLibrary(context, args.library, args.version);
-    if (!found.ok) {
-      const { status, message, installed, suggestion } = found;
-      const output = { status, message, content: '', tokens: 0, offset: args.offset, installed: [...installed] };
-      return answer(suggestion ? { ...output, suggestion } : output, renderUnresolved(found), true);
-    }
-    // The page is looked up inside the package, never on disk, so no path reaches outside it.
-    const page = await readDoc(context.store, formatPackageId(found.pkg), args.path, {
+    // The search resolves the library within the server's scope; the page is looked up inside the package, never
+    // on disk, so no path reaches outside it.
+    const page = await readDoc(context.store, args.library, args.path, {
+      ...(args.version === undefined ? {} : { version: args.version }),
+      ...(context.libraries ? { scope: context.libraries } : {}),
       tokens: args.tokens,
       offset: args.offset,
     });
+    const unresolved = unresolvedOf(page);
+    if (unresolved) {
+      const { status, message, installed, suggestion } = unresolved;
+      const output = { status, message, content: '', tokens: 0, offset: args.offset, installed: [...installed] };
+      return answer(suggestion ? { ...output, suggestion } : output, renderUnresolved(unresolved), true);
+    }
     const output = {
       ...page,
       ...(page.suggestions ? { suggestions: [...page.suggestions] } : {}),

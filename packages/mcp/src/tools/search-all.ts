@@ -1,16 +1,14 @@
-import { ADD_DOCS_HINT, searchAll } from '@docs/search';
-import { formatPackageId } from '@docs/store';
+import { searchAll } from '@docs/search';
 import { z } from 'zod';
-import { type DocsToolContext, isScoped, resolveLibrary, servedLatest, servedPackages } from '../context.js';
+import { type DocsToolContext, servedPackages } from '../context.js';
 import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
-import { renderSearch, renderUnresolved, structuredSearchOutput, unresolvedOutput } from '../render.js';
+import { renderSearch, renderUnresolved, structuredSearchOutput } from '../render.js';
 import {
   formatInput,
   libraryInput,
   limitInput,
   modeInput,
   offsetInput,
-  type SearchOutput,
   searchOutput,
   tokensInput,
   topicInput,
@@ -53,24 +51,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
   structuredForMcp: structuredSearchOutput,
   annotations: { title: 'Search all libraries', ...READ_ONLY },
   async handler(args, context) {
-    let libraries = args.libraries;
-    if (isScoped(context)) {
-      // Scoped, every library searched is resolved here, so nothing outside the scope is reached.
-      const wanted = args.libraries ?? (await servedLatest(context)).map(formatPackageId);
-      if (wanted.length === 0) {
-        const output = nothingServed(
-          `None of the libraries this server serves (${context.libraries?.join(', ')}) is installed. ${ADD_DOCS_HINT}`,
-        );
-        return answer(output, output.message);
-      }
-      const resolved: string[] = [];
-      for (const spec of wanted) {
-        const found = await resolveLibrary(context, spec);
-        if (!found.ok) return answer(unresolvedOutput(found), renderUnresolved(found), true);
-        resolved.push(formatPackageId(found.pkg));
-      }
-      libraries = resolved;
-    }
+    // The search resolves every library named, within the server's scope, so nothing outside it is reached.
     const response = await searchAll(context.store, args.topic, {
       tokens: args.tokens,
       format: args.format,
@@ -79,7 +60,8 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       ...(args.mode ? { mode: args.mode } : {}),
       ...(context.models ? { models: context.models } : {}),
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
-      ...(libraries ? { libraries } : {}),
+      ...(args.libraries ? { libraries: args.libraries } : {}),
+      ...(context.libraries ? { scope: context.libraries } : {}),
       ...(context.projectVersion || context.projectVersions ? { projectVersions: await projectVersions(context) } : {}),
     });
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
@@ -106,16 +88,4 @@ async function projectVersions(context: DocsToolContext): Promise<Map<string, st
     if (version !== undefined) versions.set(name, version);
   }
   return versions;
-}
-
-function nothingServed(message: string): SearchOutput {
-  return {
-    status: 'no-packages',
-    message,
-    results: [],
-    total: 0,
-    totalTokens: 0,
-    searched: [],
-    query: { terms: [], match: 'none' },
-  };
 }

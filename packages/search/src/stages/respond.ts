@@ -1,8 +1,6 @@
-import type { ResolveError } from '@docs/store';
-import { formatPackageId } from '@docs/store';
 import { confidenceOf, weakNote } from '../confidence.js';
 import type { Retrieval } from '../hybrid.js';
-import { NO_PACKAGES_MESSAGE } from '../messages.js';
+import type { LibraryError } from '../library-scope.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Confidence, DocResult, PhrasingReport, RetrievalInfo, SearchResponse } from '../results.js';
 import type { AnalysedQuestion, Phrasing } from './analyse.js';
@@ -155,12 +153,11 @@ function withoutPhrasings({ byPhrasing: _, ...confidence }: Confidence & { byPhr
   return confidence;
 }
 
-export function unresolved(error: ResolveError): SearchResponse {
-  if (error.code === 'no-packages') {
-    return empty('no-packages', NO_PACKAGES_MESSAGE, [], [], 'none');
-  }
+/** The answer for a library that could not be used: its status, the message library-scope.ts wrote, and what there is. */
+export function unresolved(error: LibraryError): SearchResponse {
+  if (error.code === 'no-packages') return empty('no-packages', error.message, [], [], 'none');
   return empty(error.code, error.message, [], [], 'none', {
-    installed: error.installed.map(formatPackageId),
+    installed: error.installed,
     ...(error.suggestion ? { suggestion: error.suggestion } : {}),
   });
 }
