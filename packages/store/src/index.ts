@@ -5,6 +5,7 @@ export type { StoreErrorCode } from './errors.js';
 export { isStoreError, StoreError } from './errors.js';
 export { resolveHome } from './home.js';
 export { indexTokens, tokensContain } from './index-tokens.js';
+export type { InstalledPackage } from './installed-package.js';
 export type { PackageId } from './names.js';
 export {
   assertValidName,
@@ -29,7 +30,7 @@ export type {
   VectorHit,
 } from './package-reader.js';
 export { matchExpression, PackageReader } from './package-reader.js';
-export type { InstalledPackage, ResolveError, ResolveResult } from './package-store.js';
+export type { ResolveError, ResolveResult } from './package-store.js';
 export { PackageStore } from './package-store.js';
 export type { ChunkInput, DocumentInput, PackageMeta, WritePackageOptions, WriteSummary } from './package-writer.js';
 export { writePackage } from './package-writer.js';

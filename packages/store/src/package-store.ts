@@ -5,6 +5,7 @@ import semver from 'semver';
 import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
 import { StoreError } from './errors.js';
+import type { InstalledPackage } from './installed-package.js';
 import {
   compareNames,
   compareVersions,
@@ -26,14 +27,6 @@ import {
 import { openReadOnlyDatabase } from './sqlite.js';
 import { VectorJob } from './vector-job.js';
 import { takeWrittenHere } from './written-here.js';
-
-/** A package file in the store. */
-export interface InstalledPackage extends PackageId {
-  readonly file: string;
-  readonly bytes: number;
-  /** Modification time, so a file replaced under a running process is noticed. */
-  readonly mtimeMs: number;
-}
 
 /** Why a library could not be resolved, with what would help the caller retry. */
 export interface ResolveError {

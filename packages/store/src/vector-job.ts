@@ -2,9 +2,10 @@ import { copyFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
-import { formatPackageId, packageFileName } from './names.js';
+import type { InstalledPackage } from './installed-package.js';
+import { formatPackageId, type PackageId, packageFileName } from './names.js';
+import type { PackageInfo } from './package-file.js';
 import type { PackageEmbedder } from './package-reader.js';
-import type { InstalledPackage, PackageStore } from './package-store.js';
 
 /** What an embedder is given for one section: where it sits, and what it says. */
 export interface SectionText {
@@ -20,6 +21,14 @@ export interface SectionText {
 export interface SectionVector {
   readonly id: number;
   readonly vector: Float32Array;
+}
+
+/** What a job asks of the store it works in (a PackageStore): the package's metadata, a place to write, an install. */
+export interface VectorJobStore {
+  readonly dir: string;
+  reader(pkg: InstalledPackage): { info(): Promise<PackageInfo> };
+  partialPath(id: PackageId): string;
+  install(file: string, options: { move: boolean }): Promise<{ installed: InstalledPackage }>;
 }
 
 /**
@@ -48,7 +57,7 @@ export class VectorJob {
   readonly embedder: PackageEmbedder;
   /** Sections in the package. */
   readonly total: number;
-  readonly #store: PackageStore;
+  readonly #store: VectorJobStore;
   readonly #workFile: string;
   readonly #package: Database.Database;
   readonly #work: Database.Database;
@@ -56,7 +65,7 @@ export class VectorJob {
   #done: number;
 
   private constructor(
-    store: PackageStore,
+    store: VectorJobStore,
     pkg: InstalledPackage,
     embedder: PackageEmbedder,
     handles: { workFile: string; package: Database.Database; work: Database.Database; total: number },
@@ -79,7 +88,7 @@ export class VectorJob {
   }
 
   /** @internal Use PackageStore.vectorJob. */
-  static async open(store: PackageStore, pkg: InstalledPackage, embedder: PackageEmbedder): Promise<VectorJob> {
+  static async open(store: VectorJobStore, pkg: InstalledPackage, embedder: PackageEmbedder): Promise<VectorJob> {
     if (!(Number.isInteger(embedder.dimensions) && embedder.dimensions > 0)) {
       throw new RangeError(`dimensions must be a whole number ≥ 1, got ${embedder.dimensions}`);
     }
