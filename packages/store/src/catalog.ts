@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Term } from './package-reader.js';
+import type { Term } from './fts-query.js';
 import { openReadOnlyDatabase } from './sqlite.js';
 
 /** What the catalog knows of an installed package and a search's terms: enough to search it for less, or not at all. */

@@ -5,7 +5,7 @@ import { StoreError } from './errors.js';
 import type { InstalledPackage } from './installed-package.js';
 import { formatPackageId, type PackageId, packageFileName } from './names.js';
 import type { PackageInfo } from './package-file.js';
-import type { PackageEmbedder } from './package-reader.js';
+import type { PackageEmbedder } from './vector-search.js';
 
 /** What an embedder is given for one section: where it sits, and what it says. */
 export interface SectionText {
