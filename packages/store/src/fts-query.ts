@@ -19,6 +19,28 @@ export interface TermQuery {
   readonly mode: 'all' | 'any';
 }
 
+/** bm25() weight of each indexed column; a larger weight makes matches there count more. */
+export interface ColumnWeights {
+  /** @default 1 */
+  readonly title?: number;
+  /** @default 1 */
+  readonly headings?: number;
+  /** @default 1 */
+  readonly heading?: number;
+  /** @default 1 */
+  readonly body?: number;
+}
+
+/** Every column's weight, the defaults filled in. */
+export function columnWeights(weights: ColumnWeights = {}): Required<ColumnWeights> {
+  return {
+    title: weights.title ?? 1,
+    headings: weights.headings ?? 1,
+    heading: weights.heading ?? 1,
+    body: weights.body ?? 1,
+  };
+}
+
 /** Quotes a phrase as an FTS5 string: inside double quotes only `"` is special, and it is doubled. */
 export function ftsString(phrase: string): string {
   return `"${phrase.replaceAll('"', '""')}"`;

@@ -3,7 +3,7 @@
 export type { CatalogEntry } from './catalog.js';
 export type { StoreErrorCode } from './errors.js';
 export { isStoreError, StoreError } from './errors.js';
-export type { Term, TermQuery } from './fts-query.js';
+export type { ColumnWeights, Term, TermQuery } from './fts-query.js';
 export { matchExpression } from './fts-query.js';
 export { resolveHome } from './home.js';
 export { indexTokens, tokensContain } from './index-tokens.js';
@@ -20,7 +20,7 @@ export {
 } from './names.js';
 export type { PackageInfo } from './package-file.js';
 export { inspectPackageFile } from './package-file.js';
-export type { ChunkHit, ColumnWeights, PackageStats, StoredDocument, TermStatistics } from './package-reader.js';
+export type { ChunkHit, PackageStats, StoredDocument, TermStatistics } from './package-reader.js';
 export { PackageReader } from './package-reader.js';
 export type { ResolveError, ResolveResult } from './package-store.js';
 export { PackageStore } from './package-store.js';

@@ -1,8 +1,11 @@
 import type Database from 'better-sqlite3';
-import { type ChunkFields, type ChunkRow, checkedText, chunkFields } from './chunk-fields.js';
+import { type ChunkFields, checkedText, chunkFields } from './chunk-fields.js';
+import { readQueries } from './compiled-queries.js';
 import { StoreError } from './errors.js';
 import {
+  type ColumnWeights,
   columnExpression,
+  columnWeights,
   matchExpression,
   phrasesOf,
   type Term,
@@ -13,6 +16,7 @@ import { type PackageInfo, toPackageInfo } from './package-file.js';
 import { holds, type PhraseSource, topRows, unionSize } from './phrase-scores.js';
 import { type ReaderCaches, type ReaderNumber, sharedReaderCaches } from './reader-caches.js';
 import type { FtsColumn } from './schema.js';
+import { rows, tuples, values } from './statement.js';
 import {
   assertComparable,
   nearestVectors,
@@ -22,18 +26,6 @@ import {
   vectorMatrix,
   vectorSimilarities,
 } from './vector-search.js';
-
-/** bm25() weight of each indexed column; a larger weight makes matches there count more. */
-export interface ColumnWeights {
-  /** @default 1 */
-  readonly title?: number;
-  /** @default 1 */
-  readonly headings?: number;
-  /** @default 1 */
-  readonly heading?: number;
-  /** @default 1 */
-  readonly body?: number;
-}
 
 /** One chunk that matched, without its content (fetched separately for the few that are shown). */
 export interface ChunkHit {
@@ -103,7 +95,20 @@ export class PackageReader {
   /** Undefined while evicted: the next read opens the file again ({@link evict}). */
   #db: Database.Database | undefined;
   readonly #reopen: (() => Database.Database) | undefined;
-  readonly #statements = new Map<string, Database.Statement>();
+  /** The reader's statements, each prepared on first use on the connection of the time (see Prepared). */
+  readonly #statements = {
+    packageRow: rows(readQueries.packageRow),
+    embedder: rows(readQueries.embedder),
+    vectors: tuples(readQueries.vectors),
+    rankedRows: tuples(readQueries.rankedRows),
+    matchingRowids: values(readQueries.matchingRowids),
+    rowScores: values(readQueries.rowScores),
+    chunkFields: tuples(readQueries.chunkFields),
+    chunkContents: tuples(readQueries.chunkContents),
+    document: rows(readQueries.document),
+    documentList: rows(readQueries.documentList),
+    stats: rows(readQueries.stats),
+  };
   #closed = false;
   #info: PackageInfo | undefined;
   #embedder: PackageEmbedder | null | undefined;
@@ -116,9 +121,8 @@ export class PackageReader {
   readonly #phraseSource: PhraseSource;
 
   /**
-   * Reads go straight to prepared statements, each prepared once: they are
-   * the hot path of every search, and Kysely (which creates and validates
-   * package files) would cost more to load than a whole search takes.
+   * Reads go straight to prepared statements, each prepared once per connection from the SQL Kysely compiled ahead
+   * of time (statement.ts): they are the hot path of every search.
    *
    * @param caches - what the reader keeps across searches (the store's); by default the process's.
    */
@@ -139,19 +143,8 @@ export class PackageReader {
       label,
       rowids: (expression) => this.#rowids(expression),
       scores: (expression, weights) =>
-        this.#prepare('SELECT -bm25(chunks_fts, ?, ?, ?, ?) FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid')
-          .pluck()
-          .all(...weights, expression) as number[],
+        this.#statements.rowScores.on(this.#connection()).all({ ...weights, expression }),
     };
-  }
-
-  #prepare(source: string): Database.Statement {
-    let statement = this.#statements.get(source);
-    if (!statement) {
-      statement = this.#connection().prepare(source);
-      this.#statements.set(source, statement);
-    }
-    return statement;
   }
 
   /**
@@ -182,7 +175,6 @@ export class PackageReader {
       void this.close();
       return;
     }
-    this.#statements.clear();
     this.#db?.close();
     this.#db = undefined;
   }
@@ -190,7 +182,7 @@ export class PackageReader {
   /** The package's metadata (read once). */
   async info(): Promise<PackageInfo> {
     if (!this.#info) {
-      const row = this.#prepare('SELECT * FROM package').get() as Record<string, unknown> | undefined;
+      const row = this.#statements.packageRow.on(this.#connection()).get();
       if (!row) throw new StoreError('invalid-package', `${this.file} has no package row`);
       this.#info = toPackageInfo(row);
     }
@@ -200,7 +192,7 @@ export class PackageReader {
   /** The model that made the package's vectors, or undefined when it has none (read once). */
   async embedder(): Promise<PackageEmbedder | undefined> {
     if (this.#embedder === undefined) {
-      const row = this.#prepare('SELECT id, dimensions FROM embedder').get() as PackageEmbedder | undefined;
+      const row = this.#statements.embedder.on(this.#connection()).get();
       this.#embedder = row ? { id: row.id, dimensions: row.dimensions } : null;
     }
     return this.#embedder ?? undefined;
@@ -227,10 +219,8 @@ export class PackageReader {
     const embedder = await this.embedder();
     assertComparable(embedder, query, this.file);
     if (!this.#vectors) {
-      const rows = this.#prepare('SELECT chunk_id, vector FROM chunk_vectors ORDER BY chunk_id').raw().all() as Array<
-        [number, Uint8Array]
-      >;
-      this.#vectors = vectorMatrix(rows, (embedder as PackageEmbedder).dimensions, this.file);
+      const vectors = this.#statements.vectors.on(this.#connection()).all();
+      this.#vectors = vectorMatrix(vectors, embedder.dimensions, this.file);
     }
     return this.#vectors;
   }
@@ -247,8 +237,7 @@ export class PackageReader {
 
   /** Chunks matching `query`, best BM25 first (ties by chunk id). */
   async search(query: TermQuery, options: { limit: number; weights?: ColumnWeights }): Promise<ChunkHit[]> {
-    const w = options.weights ?? {};
-    const weights = [w.title ?? 1, w.headings ?? 1, w.heading ?? 1, w.body ?? 1];
+    const weights = columnWeights(options.weights);
     const expression = matchExpression(query);
     if (expression === undefined || options.limit <= 0) return [];
     // The phrases in the order the OR expression holds them (see phrase-scores.ts). Opens an evicted reader's
@@ -269,14 +258,7 @@ export class PackageReader {
     } else {
       // Ranked inside the index alone: the chunks' other fields come from #fields, mostly without a query, since
       // the same sections answer question after question.
-      scored = this.#prepare(
-        `SELECT rowid, -bm25(chunks_fts, ?, ?, ?, ?) AS score FROM chunks_fts
-         WHERE chunks_fts MATCH ?
-         ORDER BY score DESC
-         LIMIT ?`,
-      )
-        .raw()
-        .all(...weights, expression, options.limit) as Array<[number, number]>;
+      scored = this.#statements.rankedRows.on(this.#connection()).all({ ...weights, expression, limit: options.limit });
       scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     }
     const fields = this.#fields(scored.map(([id]) => id));
@@ -295,11 +277,11 @@ export class PackageReader {
    * than a row per chunk, and reading a whole list is cheaper in SQLite than filtering it by rowid.
    */
   #rowids(expression: string): number[] {
-    return JSON.parse(
-      this.#prepare('SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?')
-        .pluck()
-        .get(expression) as string,
-    ) as number[];
+    const rowids: unknown = JSON.parse(
+      this.#statements.matchingRowids.on(this.#connection()).get({ expression }) ?? '[]',
+    );
+    if (!Array.isArray(rowids)) throw new TypeError('json_group_array() gave no array');
+    return rowids;
   }
 
   /**
@@ -310,18 +292,8 @@ export class PackageReader {
     // A closed reader answers nothing, even what the cache holds.
     if (this.#closed) throw new TypeError('The database connection is not open');
     // One statement for all that are missing: a statement per chunk costs more than the join it replaces.
-    return chunkFields(
-      ids,
-      this.#caches.chunkFields,
-      this.#cacheNumber(),
-      this.label,
-      (missing) =>
-        this.#prepare(
-          `SELECT c.id, c.document_id, c.ord, d.path, d.title, c.breadcrumb, c.level, c.tokens, d.inbound_links
-           FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id IN (SELECT value FROM json_each(?))`,
-        )
-          .raw()
-          .all(JSON.stringify(missing)) as ChunkRow[],
+    return chunkFields(ids, this.#caches.chunkFields, this.#cacheNumber(), this.label, (missing) =>
+      this.#statements.chunkFields.on(this.#connection()).all({ ids: JSON.stringify(missing) }),
     );
   }
 
@@ -391,10 +363,8 @@ export class PackageReader {
     const contents = new Map<number, string>();
     if (unique.length === 0) return contents;
     // One statement for all: a statement per chunk cost four times as much (12 chunks: ~95 against ~23 us).
-    const rows = this.#prepare('SELECT id, content FROM chunks WHERE id IN (SELECT value FROM json_each(?))')
-      .raw()
-      .all(JSON.stringify(unique)) as Array<[number, unknown]>;
-    const byId = new Map(rows);
+    const contentRows = this.#statements.chunkContents.on(this.#connection()).all({ ids: JSON.stringify(unique) });
+    const byId = new Map<number, unknown>(contentRows);
     // In the order asked for, as before.
     for (const id of unique) {
       if (!byId.has(id)) continue;
@@ -405,26 +375,19 @@ export class PackageReader {
 
   /** One document by its path (exact match), or undefined. */
   async document(path: string): Promise<StoredDocument | undefined> {
-    return this.#prepare('SELECT path, title, content FROM documents WHERE path = ?').get(path) as
-      | StoredDocument
-      | undefined;
+    return this.#statements.document.on(this.#connection()).get({ path });
   }
 
   /** Every document's path and title, by path. */
   async documents(): Promise<Array<{ path: string; title: string }>> {
-    return this.#prepare('SELECT path, title FROM documents ORDER BY path').all() as Array<{
-      path: string;
-      title: string;
-    }>;
+    return this.#statements.documentList.on(this.#connection()).all();
   }
 
   /** How many documents, chunks and tokens the package holds (read once: a package file does not change). */
   async stats(): Promise<PackageStats> {
     if (this.#stats) return this.#stats;
-    const row = this.#prepare(
-      'SELECT (SELECT count(*) FROM documents) AS documents, count(*) AS chunks, coalesce(sum(tokens), 0) AS tokens FROM chunks',
-    ).get() as { documents: number; chunks: number; tokens: number };
-    this.#stats = { documents: Number(row.documents), chunks: Number(row.chunks), tokens: Number(row.tokens) };
+    const row = this.#statements.stats.on(this.#connection()).get();
+    this.#stats = { documents: Number(row?.documents), chunks: Number(row?.chunks), tokens: Number(row?.tokens) };
     return this.#stats;
   }
 
@@ -432,7 +395,6 @@ export class PackageReader {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#number.generation === this.#caches.generation) this.#caches.phraseLists.drop(this.#number.number);
-    this.#statements.clear();
     this.#db?.close();
     this.#db = undefined;
   }

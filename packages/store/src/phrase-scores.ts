@@ -12,7 +12,7 @@
 // a microsecond a row on that, and a question of common words holds thousands).
 
 import { StoreError } from './errors.js';
-import { ftsString } from './fts-query.js';
+import { type ColumnWeights, ftsString } from './fts-query.js';
 
 /** One phrase's rows in a package, ascending, and the share of each row's BM25 that comes from the phrase. */
 export interface PhraseRows {
@@ -23,8 +23,8 @@ export interface PhraseRows {
 }
 
 /** How a set of column weights is named in a {@link PhraseRows}. */
-export function weightsKey(weights: readonly number[]): string {
-  return weights.join(',');
+export function weightsKey(weights: Required<ColumnWeights>): string {
+  return `${weights.title},${weights.headings},${weights.heading},${weights.body}`;
 }
 
 /**
@@ -201,8 +201,8 @@ export interface PhraseSource {
   readonly label: string;
   /** The rowids the expression matches, ascending. */
   rowids(expression: string): number[];
-  /** Each matching row's `-bm25()` under `weights` (title, headings, heading, body), by rowid ascending. */
-  scores(expression: string, weights: readonly number[]): number[];
+  /** Each matching row's `-bm25()` under `weights`, by rowid ascending. */
+  scores(expression: string, weights: Required<ColumnWeights>): number[];
 }
 
 /** How many phrases asked about once are remembered (forgotten all at once when full). */
@@ -230,7 +230,7 @@ export class PhraseLists {
   lists(
     reader: number,
     phrases: readonly string[],
-    weights: readonly number[],
+    weights: Required<ColumnWeights>,
     source: PhraseSource,
   ): Array<{ rows: Float64Array; shares: Float64Array }> | undefined {
     const key = weightsKey(weights);
@@ -285,7 +285,7 @@ export class PhraseLists {
   #made(
     key: string,
     phrase: string,
-    weights: readonly number[],
+    weights: Required<ColumnWeights>,
     cached: PhraseRows | undefined,
     source: PhraseSource,
   ): PhraseRows {

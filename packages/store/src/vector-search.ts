@@ -29,7 +29,11 @@ export interface VectorMatrix {
  *
  * @throws {RangeError} when the package has no vectors or `query` has another dimension.
  */
-export function assertComparable(embedder: PackageEmbedder | undefined, query: Float32Array, file: string): void {
+export function assertComparable(
+  embedder: PackageEmbedder | undefined,
+  query: Float32Array,
+  file: string,
+): asserts embedder is PackageEmbedder {
   if (!embedder) throw new RangeError(`${file} has no vectors`);
   if (query.length !== embedder.dimensions) {
     throw new RangeError(
