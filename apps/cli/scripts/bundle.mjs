@@ -5,8 +5,9 @@
 // not for ES modules. The
 // commands that build, install or serve stay the files tsc wrote beside it and load their packages from
 // node_modules as before, on demand; better-sqlite3 (native) and the optional @huggingface/transformers are never
-// bundled. What the bundled code imports only when it needs it (kysely to write, the tokenizer to cut a page) is an
-// ES module of its own beside it (dist/bundle-*.js), read on that first use.
+// bundled. What the bundled code imports only when it needs it (the tokenizer to cut a page) is an ES module of its
+// own beside it (dist/bundle-*.js), read on that first use. (@docs/store runs the SQL Kysely compiled ahead of time and
+// never loads Kysely.)
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
@@ -22,7 +23,7 @@ const bundled = new Set(['./commands/search.js', './commands/read.js', './comman
  */
 const inlined = /^(@docs\/(search|store|sources|rank|errors)|commander|zod|semver|env-paths|is-safe-filename)(\/|$)/;
 /** Imported on first use only, each an ES module of its own beside the bundle, by the name here. */
-const lazy = { kysely: 'bundle-kysely.js', 'gpt-tokenizer/encoding/o200k_base': 'bundle-o200k_base.js' };
+const lazy = { 'gpt-tokenizer/encoding/o200k_base': 'bundle-o200k_base.js' };
 /** Marks a dynamic import of a file beside the bundle, for the rewrite into `__docsImport` below. */
 const imported = 'docs-import:';
 

@@ -1,8 +1,12 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Term } from './package-reader.js';
-import { openReadOnlyDatabase } from './sqlite.js';
+import type { Selectable } from 'kysely';
+import { CATALOG_VERSION, type LibraryTable } from './catalog-schema.js';
+import { catalogQueries, catalogSchema, tokenizerQueries, vocabularyQueries } from './compiled-queries.js';
+import type { Term } from './fts-query.js';
+import { createSchema, dataVersion, openReadOnlyDatabase, userVersion } from './sqlite.js';
+import { rows, runOnce, tuples, values } from './statement.js';
 
 /** What the catalog knows of an installed package and a search's terms: enough to search it for less, or not at all. */
 export interface CatalogEntry {
@@ -30,31 +34,24 @@ interface ListedFile {
   readonly mtimeMs: number;
 }
 
-interface LibraryRow {
-  readonly id: number;
-  readonly file: string;
-  readonly mtime_ms: number;
-  readonly bytes: number;
-  readonly chunks: number;
-  readonly vectors: number;
+/** A library as the catalog holds it. */
+type LibraryRow = Selectable<LibraryTable>;
+
+/** What a search across libraries asks of the catalog. */
+function readingStatements() {
+  return { termRows: tuples(catalogQueries.termRows), libraries: rows(catalogQueries.libraries) };
 }
 
 /** The open read connection and the library rows as of `dataVersion`. */
 interface Reading {
   readonly db: Database.Database;
-  /** The terms of a JSON array of tokens: prepared once per connection, as every search across libraries asks it. */
-  readonly termRows: Database.Statement;
+  /** Its statements: prepared once per connection, as every search across libraries asks them. */
+  readonly statements: ReturnType<typeof readingStatements>;
   /** The file's inode: a catalog made anew is another file, and the connection is reopened. */
   readonly ino: bigint;
   dataVersion: number;
   libraries: Map<string, LibraryRow>;
 }
-
-/** Bumped whenever the catalog's tables change meaning; a catalog of another version is made anew. */
-const CATALOG_VERSION = 1;
-
-/** The index's tokenizer, as package files declare it (schema.ts): the catalog tokenizes query terms with it. */
-const TOKENIZER = 'unicode61 remove_diacritics 2';
 
 /**
  * Derived data beside the package files of a store: for each package, the
@@ -97,37 +94,32 @@ export class StoreCatalog {
       });
       if (summaries.length === 0) return;
       this.#write((db) => {
-        const findLibrary = db.prepare('SELECT id FROM libraries WHERE file = ?').pluck();
-        const addLibrary = db.prepare(
-          'INSERT INTO libraries (file, mtime_ms, bytes, chunks, vectors) VALUES (?, ?, ?, ?, ?)',
-        );
-        const updateLibrary = db.prepare(
-          'UPDATE libraries SET mtime_ms = ?, bytes = ?, chunks = ?, vectors = ? WHERE id = ?',
-        );
+        const findLibrary = values(catalogQueries.findLibrary).on(db);
+        const addLibrary = rows(catalogQueries.addLibrary).on(db);
+        const updateLibrary = rows(catalogQueries.updateLibrary).on(db);
         // The vocabulary arrives as one JSON array of [token, df] and is unpacked inside SQLite:
         // a row-by-row insert from JavaScript cost twice the whole record (docs/benchmarks.md).
         // A file recorded before (a package built again) keeps its id and its rows: only the
         // tokens and counts that changed are written, where deleting and inserting every row
         // cost most of an install's CPU (docs/benchmarks.md).
-        const dropOldTerms = db.prepare(
-          'DELETE FROM terms WHERE library = ? AND token NOT IN (SELECT value ->> 0 FROM json_each(?))',
-        );
-        // `WHERE true` tells SQLite's parser that the ON CONFLICT belongs to the INSERT, not to the SELECT.
-        const putTerms = db.prepare(
-          `INSERT INTO terms (token, library, df) SELECT value ->> 0, ?, value ->> 1 FROM json_each(?) WHERE true
-           ON CONFLICT (token, library) DO UPDATE SET df = excluded.df WHERE df != excluded.df`,
-        );
+        const dropOldTerms = rows(catalogQueries.dropOldTerms).on(db);
+        const putTerms = rows(catalogQueries.putTerms).on(db);
         for (const { pkg, summary } of summaries) {
-          const name = path.basename(pkg.file);
-          const known = findLibrary.get(name) as number | bigint | undefined;
-          const vectors = summary.vectors ? 1 : 0;
+          const file = path.basename(pkg.file);
+          const known = findLibrary.get({ file });
+          const counts = {
+            mtimeMs: pkg.mtimeMs,
+            bytes: pkg.bytes,
+            chunks: summary.chunks,
+            vectors: summary.vectors ? 1 : 0,
+          };
           if (known === undefined) {
-            const { lastInsertRowid } = addLibrary.run(name, pkg.mtimeMs, pkg.bytes, summary.chunks, vectors);
-            putTerms.run(lastInsertRowid, summary.terms);
+            const { lastInsertRowid } = addLibrary.run({ file, ...counts });
+            putTerms.run({ library: Number(lastInsertRowid), terms: summary.terms });
           } else {
-            updateLibrary.run(pkg.mtimeMs, pkg.bytes, summary.chunks, vectors, known);
-            dropOldTerms.run(known, summary.terms);
-            putTerms.run(known, summary.terms);
+            updateLibrary.run({ id: known, ...counts });
+            dropOldTerms.run({ library: known, terms: summary.terms });
+            putTerms.run({ library: known, terms: summary.terms });
           }
         }
       });
@@ -179,8 +171,11 @@ export class StoreCatalog {
       }
       const tokens = [...new Set(phrases.flat())];
       const counts = new Map<string, Map<number, number>>(tokens.map((t) => [t, new Map<number, number>()]));
-      const rows = reading.termRows.all(JSON.stringify(tokens)) as Array<[string, number, number]>;
-      for (const [token, library, df] of rows) counts.get(token)?.set(library, df);
+      for (const [token, library, df] of reading.statements.termRows
+        .on(reading.db)
+        .all({ tokens: JSON.stringify(tokens) })) {
+        counts.get(token)?.set(library, df);
+      }
       for (const pkg of packages) {
         const row = fresh(reading.libraries, pkg);
         if (!row) continue;
@@ -227,21 +222,20 @@ export class StoreCatalog {
       }
       if (!this.#reading) {
         const db = openReadOnlyDatabase(this.#file);
-        if (db.pragma('user_version', { simple: true }) !== CATALOG_VERSION) {
+        if (userVersion(db) !== CATALOG_VERSION) {
           db.close();
           return undefined;
         }
-        const termRows = db
-          .prepare('SELECT t.token, t.library, t.df FROM json_each(?) AS j JOIN terms AS t ON t.token = j.value')
-          .raw();
-        this.#reading = { db, ino, termRows, dataVersion: -1, libraries: new Map() };
+        const statements = readingStatements();
+        statements.termRows.on(db);
+        this.#reading = { db, ino, statements, dataVersion: -1, libraries: new Map() };
       }
       const reading = this.#reading;
-      const dataVersion = reading.db.pragma('data_version', { simple: true }) as number;
-      if (dataVersion !== reading.dataVersion) {
-        const rows = reading.db.prepare('SELECT * FROM libraries').all() as LibraryRow[];
-        reading.libraries = new Map(rows.map((r) => [r.file, r]));
-        reading.dataVersion = dataVersion;
+      const version = dataVersion(reading.db);
+      if (version !== reading.dataVersion) {
+        const libraries = reading.statements.libraries.on(reading.db).all();
+        reading.libraries = new Map(libraries.map((r) => [r.file, r]));
+        reading.dataVersion = version;
       }
       return reading;
     } catch {
@@ -296,15 +290,15 @@ interface Tokenizer {
 }
 
 function tokenizerOf(db: Database.Database): Tokenizer {
-  db.exec(`CREATE VIRTUAL TABLE q USING fts5(t, tokenize='${TOKENIZER}')`);
-  db.exec('CREATE VIRTUAL TABLE qv USING fts5vocab(q, instance)');
-  const insert = db.prepare('INSERT INTO q (rowid, t) VALUES (?, ?)');
-  const read = db.prepare('SELECT doc, term FROM qv ORDER BY doc, "offset"').raw();
-  const clear = db.prepare('DELETE FROM q');
+  runOnce(db, tokenizerQueries.createTable);
+  runOnce(db, tokenizerQueries.createVocabulary);
+  const insert = rows(tokenizerQueries.insertText).on(db);
+  const read = tuples(tokenizerQueries.tokens).on(db);
+  const clear = rows(tokenizerQueries.clear).on(db);
   const tokenize = db.transaction((texts: readonly string[]) => {
     const phrases = texts.map((): string[] => []);
-    for (const [i, text] of texts.entries()) insert.run(i + 1, text);
-    for (const [doc, term] of read.all() as Array<[number, string]>) phrases[doc - 1]?.push(term);
+    for (const [i, text] of texts.entries()) insert.run({ row: i + 1, text });
+    for (const [doc, term] of read.all()) phrases[doc - 1]?.push(term);
     clear.run();
     return phrases;
   });
@@ -317,37 +311,17 @@ function openForWriting(file: string): Database.Database | undefined {
   try {
     // Concurrent installs wait for each other rather than fail.
     db.pragma('busy_timeout = 5000');
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version === CATALOG_VERSION) {
-      db.prepare('SELECT id, file, mtime_ms, bytes, chunks, vectors FROM libraries LIMIT 0').all();
-      db.prepare('SELECT token, library, df FROM terms LIMIT 0').all();
+    if (userVersion(db) === CATALOG_VERSION) {
+      // Reads nothing: fails unless the tables have the columns this code reads.
+      rows(catalogQueries.librariesColumns).on(db).all();
+      rows(catalogQueries.termsColumns).on(db).all();
       return db;
     }
-    const empty = (db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number) === 0;
-    if (!empty) {
+    if (values(catalogQueries.tableCount).on(db).get() !== 0) {
       db.close();
       return undefined;
     }
-    db.transaction(() => {
-      db.exec(`
-        CREATE TABLE libraries (
-          id INTEGER PRIMARY KEY,
-          file TEXT NOT NULL UNIQUE,
-          mtime_ms REAL NOT NULL,
-          bytes INTEGER NOT NULL,
-          chunks INTEGER NOT NULL,
-          vectors INTEGER NOT NULL
-        );
-        CREATE TABLE terms (
-          token TEXT NOT NULL,
-          library INTEGER NOT NULL,
-          df INTEGER NOT NULL,
-          PRIMARY KEY (token, library)
-        ) WITHOUT ROWID;
-        CREATE INDEX terms_library ON terms (library);
-      `);
-      db.pragma(`user_version = ${CATALOG_VERSION}`);
-    })();
+    db.transaction(() => createSchema(db, catalogSchema))();
     return db;
   } catch {
     db.close();
@@ -355,9 +329,9 @@ function openForWriting(file: string): Database.Database | undefined {
   }
 }
 
-function forgetFile(db: Database.Database, name: string): void {
-  db.prepare('DELETE FROM terms WHERE library IN (SELECT id FROM libraries WHERE file = ?)').run(name);
-  db.prepare('DELETE FROM libraries WHERE file = ?').run(name);
+function forgetFile(db: Database.Database, file: string): void {
+  rows(catalogQueries.forgetTerms).on(db).run({ file });
+  rows(catalogQueries.forgetLibrary).on(db).run({ file });
 }
 
 /** The entry for a package when it was made from the file as it is now. */
@@ -374,14 +348,11 @@ function fresh(libraries: ReadonlyMap<string, LibraryRow>, pkg: ListedFile): Lib
 function readSummary(pkg: ListedFile): { terms: string; chunks: number; vectors: boolean } | undefined {
   const db = openReadOnlyDatabase(pkg.file);
   try {
-    db.exec('CREATE VIRTUAL TABLE temp.catalog_vocabulary USING fts5vocab(main, chunks_fts, row)');
+    runOnce(db, vocabularyQueries.createVocabulary);
     // `[[token, df], …]` as JSON, made and read back by SQLite: no JavaScript value per term.
-    const terms = db
-      .prepare('SELECT json_group_array(json_array(term, doc)) FROM temp.catalog_vocabulary')
-      .pluck()
-      .get() as string;
-    const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
-    const vectors = (db.prepare('SELECT count(*) FROM embedder').pluck().get() as number) > 0;
+    const terms = values(vocabularyQueries.vocabulary).on(db).get() ?? '[]';
+    const chunks = values(vocabularyQueries.chunkCount).on(db).get() ?? 0;
+    const vectors = (values(vocabularyQueries.embedderCount).on(db).get() ?? 0) > 0;
     const now = statSync(pkg.file);
     if (now.size !== pkg.bytes || now.mtimeMs !== pkg.mtimeMs) return undefined;
     return { terms, chunks, vectors };

@@ -1,4 +1,4 @@
-import type { Term } from './package-reader.js';
+import type { Term } from './fts-query.js';
 
 // The index's tokenizer is FTS5 `unicode61 remove_diacritics 2`: letters and
 // numbers (and private-use characters) make tokens, everything else separates

@@ -3,8 +3,11 @@
 export type { CatalogEntry } from './catalog.js';
 export type { StoreErrorCode } from './errors.js';
 export { isStoreError, StoreError } from './errors.js';
+export type { ColumnWeights, Term, TermQuery } from './fts-query.js';
+export { matchExpression } from './fts-query.js';
 export { resolveHome } from './home.js';
 export { indexTokens, tokensContain } from './index-tokens.js';
+export type { InstalledPackage } from './installed-package.js';
 export type { PackageId } from './names.js';
 export {
   assertValidName,
@@ -17,26 +20,18 @@ export {
 } from './names.js';
 export type { PackageInfo } from './package-file.js';
 export { inspectPackageFile } from './package-file.js';
-export type {
-  ChunkHit,
-  ColumnWeights,
-  PackageEmbedder,
-  PackageStats,
-  StoredDocument,
-  Term,
-  TermQuery,
-  TermStatistics,
-  VectorHit,
-} from './package-reader.js';
-export { matchExpression, PackageReader } from './package-reader.js';
-export type { InstalledPackage, ResolveError, ResolveResult } from './package-store.js';
+export type { ChunkHit, PackageStats, StoredDocument, TermStatistics } from './package-reader.js';
+export { PackageReader } from './package-reader.js';
+export type { ResolveError, ResolveResult } from './package-store.js';
 export { PackageStore } from './package-store.js';
 export type { ChunkInput, DocumentInput, PackageMeta, WritePackageOptions, WriteSummary } from './package-writer.js';
 export { writePackage } from './package-writer.js';
 export { sectionPassage } from './passage.js';
+export type { ReaderCacheSizes } from './reader-caches.js';
 export type { FtsColumn, PackageDatabase } from './schema.js';
 export { PACKAGE_FORMAT_VERSION } from './schema.js';
 export type { TokenCounter } from './tokens.js';
 export { loadTokenCounter } from './tokens.js';
 export type { SectionText, SectionVector } from './vector-job.js';
 export { VectorJob } from './vector-job.js';
+export type { PackageEmbedder, VectorHit } from './vector-search.js';

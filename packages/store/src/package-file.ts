@@ -2,10 +2,13 @@ import { copyFile, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { checkQueries, packageSchema } from './compiled-queries.js';
 import { StoreError } from './errors.js';
 import { assertValidName, assertValidVersion, type PackageId } from './names.js';
 import { contentProblem } from './package-content.js';
-import { createPackageSchema, PACKAGE_FORMAT_VERSION, type PackageDatabase } from './schema.js';
+import { PACKAGE_FORMAT_VERSION, type PackageTable } from './schema.js';
+import { createSchema, userVersion } from './sqlite.js';
+import { rows, tuples } from './statement.js';
 
 /** What a package file says about itself. */
 export interface PackageInfo extends PackageId {
@@ -16,35 +19,28 @@ export interface PackageInfo extends PackageId {
   readonly formatVersion: number;
 }
 
-interface SchemaObject {
-  readonly type: string;
-  readonly name: string;
-  readonly tbl_name: string;
-  readonly sql: string | null;
-}
-
-let expectedSchema: Promise<string[]> | undefined;
+let expectedSchema: string[] | undefined;
 
 /** The schema objects of an empty package, built once in memory: the reference every file must match. */
-function referenceSchema(): Promise<string[]> {
-  expectedSchema ??= (async () => {
-    // Kysely only here: validating a file is rare, searching is not.
-    const { Kysely, SqliteDialect } = await import('kysely');
+function referenceSchema(): string[] {
+  if (!expectedSchema) {
     const database = new Database(':memory:');
-    const db = new Kysely<PackageDatabase>({ dialect: new SqliteDialect({ database }) });
     try {
-      await createPackageSchema(db);
-      return schemaOf(database);
+      createSchema(database, packageSchema);
+      expectedSchema = schemaOf(database);
     } finally {
-      await db.destroy();
+      database.close();
     }
-  })();
+  }
   return expectedSchema;
 }
 
 function schemaOf(database: Database.Database): string[] {
-  const rows = database.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master').all() as SchemaObject[];
-  return rows.map((r) => JSON.stringify([r.type, r.name, r.tbl_name, r.sql])).sort();
+  return rows(checkQueries.schemaObjects)
+    .on(database)
+    .all()
+    .map((r) => JSON.stringify([r.type, r.name, r.tbl_name, r.sql]))
+    .sort();
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -89,7 +85,7 @@ export async function validatePackageCopy(
     readonly rows?: boolean;
   } = {},
 ): Promise<PackageInfo> {
-  const expected = await referenceSchema();
+  const expected = referenceSchema();
   let database: Database.Database;
   try {
     database = new Database(copy, { fileMustExist: true });
@@ -107,10 +103,13 @@ export async function validatePackageCopy(
       if (check !== 'ok') throw new StoreError('invalid-package', `${subject} is damaged: ${String(check)}`);
     }
     assertValidVectors(database, subject);
-    const rows = database.prepare('SELECT * FROM package').all() as Array<Record<string, unknown>>;
-    const row = rows[0];
-    if (rows.length !== 1 || row === undefined) {
-      throw new StoreError('invalid-package', `${subject} must hold exactly one package row, found ${rows.length}`);
+    const packageRows = rows(checkQueries.packageRows).on(database).all();
+    const row = packageRows[0];
+    if (packageRows.length !== 1 || row === undefined) {
+      throw new StoreError(
+        'invalid-package',
+        `${subject} must hold exactly one package row, found ${packageRows.length}`,
+      );
     }
     const problem = checkRows ? contentProblem(database) : undefined;
     if (problem !== undefined) throw new StoreError('invalid-package', `${subject} has bad data: ${problem}`);
@@ -158,10 +157,10 @@ function assertSchema(database: Database.Database, subject: string, expected: re
  * `subject` names the package in the message (a file, or `name@version`).
  */
 export function assertReadableFormat(database: Database.Database, subject: string): number {
-  const formatVersion = database.pragma('user_version', { simple: true }) as number;
+  const formatVersion = userVersion(database);
   if (formatVersion === PACKAGE_FORMAT_VERSION) return formatVersion;
   // Any other SQLite file reads as version 0: say what it is rather than call it an old package.
-  if (!database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'package'").get()) {
+  if (!rows(checkQueries.packageTable).on(database).get()) {
     throw new StoreError(
       'invalid-package',
       `${subject} is a SQLite database but not a documentation package (it has no "package" table)`,
@@ -195,8 +194,11 @@ export async function assertSqliteHeader(file: string): Promise<void> {
   }
 }
 
-/** Maps the package row to its public shape. */
-export function toPackageInfo(row: Record<string, unknown>): PackageInfo {
+/**
+ * Maps the package row to its public shape. Each value is converted, not trusted: the row is as the file holds it,
+ * whatever its declared types say.
+ */
+export function toPackageInfo(row: PackageTable): PackageInfo {
   return {
     name: String(row.name),
     version: String(row.version),
@@ -213,12 +215,9 @@ export function toPackageInfo(row: Record<string, unknown>): PackageInfo {
  * package with part of its vectors, or one it would misread.
  */
 function assertValidVectors(database: Database.Database, file: string): void {
-  const embedders = database.prepare('SELECT id, dimensions FROM embedder').all() as Array<{
-    id: unknown;
-    dimensions: unknown;
-  }>;
-  const vectors = (database.prepare('SELECT count(*) AS n FROM chunk_vectors').get() as { n: number }).n;
-  const fail = (reason: string) => {
+  const embedders = rows(checkQueries.embedderRows).on(database).all();
+  const vectors = rows(checkQueries.vectorCount).on(database).get()?.count ?? 0;
+  const fail: (reason: string) => never = (reason) => {
     throw new StoreError('invalid-package', `${file} has invalid vectors: ${reason}`);
   };
   const embedder = embedders[0];
@@ -227,25 +226,24 @@ function assertValidVectors(database: Database.Database, file: string): void {
     return;
   }
   if (embedders.length > 1) fail(`${embedders.length} embedder rows, at most one is allowed`);
-  const { id, dimensions } = embedder;
+  // As the file holds them, whatever the table's declared types say.
+  const id: unknown = embedder.id;
+  const dimensions: unknown = embedder.dimensions;
   if (typeof id !== 'string' || id.trim() === '') fail('the embedder has no id');
   if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1) {
     fail(`the embedder's dimensions are ${String(dimensions)}`);
   }
-  const unmatched = database
-    .prepare(
-      `SELECT (SELECT count(*) FROM chunks WHERE id NOT IN (SELECT chunk_id FROM chunk_vectors)) AS missing,
-              (SELECT count(*) FROM chunk_vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)) AS orphans`,
-    )
-    .get() as { missing: number; orphans: number };
-  if (unmatched.missing > 0) fail(`${unmatched.missing} sections have no vector`);
-  if (unmatched.orphans > 0) fail(`${unmatched.orphans} vectors belong to no section`);
-  const statement = database.prepare('SELECT chunk_id, vector FROM chunk_vectors').raw();
-  for (const [chunk, blob] of statement.iterate() as Iterable<[number, unknown]>) {
-    if (!(blob instanceof Uint8Array) || blob.byteLength !== (dimensions as number) * 4) {
+  const unmatched = rows(checkQueries.unmatchedVectors).on(database).get();
+  const missing = unmatched?.missing ?? 0;
+  const orphans = unmatched?.orphans ?? 0;
+  if (missing > 0) fail(`${missing} sections have no vector`);
+  if (orphans > 0) fail(`${orphans} vectors belong to no section`);
+  for (const [chunk, vector] of tuples(checkQueries.vectors).on(database).iterate()) {
+    const blob: unknown = vector;
+    if (!(blob instanceof Uint8Array) || blob.byteLength !== dimensions * 4) {
       fail(`the vector of section ${chunk} is not ${String(dimensions)} float32 values`);
     }
-    const bytes = blob as Uint8Array;
+    const bytes = blob;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let offset = 0; offset < bytes.byteLength; offset += 4) {
       if (!Number.isFinite(view.getFloat32(offset, true)))

@@ -5,6 +5,8 @@ import semver from 'semver';
 import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
 import { StoreError } from './errors.js';
+import type { Term } from './fts-query.js';
+import type { InstalledPackage } from './installed-package.js';
 import {
   compareNames,
   compareVersions,
@@ -15,7 +17,7 @@ import {
   parsePackageSpec,
 } from './names.js';
 import { assertReadableFormat, assertSqliteHeader, type PackageInfo, validatePackageCopy } from './package-file.js';
-import { type PackageEmbedder, PackageReader, type Term } from './package-reader.js';
+import { PackageReader } from './package-reader.js';
 import {
   assertNoPendingWal,
   partialTag,
@@ -23,17 +25,11 @@ import {
   removeSideFiles,
   removeWithSideFiles,
 } from './partial-files.js';
+import { type ReaderCacheSizes, ReaderCaches, sharedReaderCaches } from './reader-caches.js';
 import { openReadOnlyDatabase } from './sqlite.js';
 import { VectorJob } from './vector-job.js';
+import type { PackageEmbedder } from './vector-search.js';
 import { takeWrittenHere } from './written-here.js';
-
-/** A package file in the store. */
-export interface InstalledPackage extends PackageId {
-  readonly file: string;
-  readonly bytes: number;
-  /** Modification time, so a file replaced under a running process is noticed. */
-  readonly mtimeMs: number;
-}
 
 /** Why a library could not be resolved, with what would help the caller retry. */
 export interface ResolveError {
@@ -77,16 +73,23 @@ export class PackageStore {
   readonly #catalog: StoreCatalog;
 
   readonly #maxOpen: number;
+  readonly #caches: ReaderCaches;
 
   /**
    * @param dir - the store directory (created on the first install).
    * @param options.maxOpenPackages - connections kept open at once; the least
    *   recently used is closed beyond it, so a store of a thousand packages
    *   holds neither a thousand file handles nor a thousand page caches. @default 64
+   * @param options.readerCaches - how much the readers keep of what they read
+   *   across searches: the chunks' fields and the phrase lists. A store that
+   *   sets them has caches of its own; every store that does not shares the
+   *   process's, of the default sizes, so a process holds one budget however
+   *   many stores it makes.
    */
-  constructor(dir: string, options: { maxOpenPackages?: number } = {}) {
+  constructor(dir: string, options: { maxOpenPackages?: number; readerCaches?: ReaderCacheSizes } = {}) {
     this.dir = path.resolve(dir);
     this.#maxOpen = Math.max(1, options.maxOpenPackages ?? 64);
+    this.#caches = options.readerCaches ? new ReaderCaches(options.readerCaches) : sharedReaderCaches();
     this.#catalog = new StoreCatalog(this.dir);
   }
 
@@ -357,7 +360,7 @@ export class PackageStore {
       }
       return database;
     };
-    const reader = new PackageReader(open(), pkg.file, formatPackageId(pkg), open);
+    const reader = new PackageReader(open(), pkg.file, formatPackageId(pkg), open, this.#caches);
     this.#readers.set(pkg.file, { reader, mtimeMs: pkg.mtimeMs, bytes: pkg.bytes });
     // The least recently used beyond the limit lets go of its connection; a search still holding it reopens it.
     for (const [file, entry] of this.#readers) {

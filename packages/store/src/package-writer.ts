@@ -1,10 +1,13 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { packageSchema, writeQueries } from './compiled-queries.js';
 import { StoreError } from './errors.js';
 import { assertValidName, assertValidVersion } from './names.js';
 import { partialTag } from './partial-files.js';
-import { createPackageSchema, PACKAGE_FORMAT_VERSION } from './schema.js';
-import { openPackageForWriting } from './sqlite.js';
+import { PACKAGE_FORMAT_VERSION } from './schema.js';
+import { createSchema } from './sqlite.js';
+import { rows } from './statement.js';
 import { rememberWritten } from './written-here.js';
 
 /** What a package says about itself. */
@@ -82,45 +85,39 @@ export async function writePackage(
   assertValidVersion(meta.version);
   // The writer's pid in the name lets a later store operation remove it if this process is killed.
   const partial = path.join(path.dirname(file), `.${path.basename(file)}.${partialTag()}.partial`);
-  const { db, database } = await openPackageForWriting(partial);
+  const database = new Database(partial);
   let closed = false;
   try {
     // A build is all or nothing (the file is renamed only when complete), so
     // durability during the build buys nothing: skip the journal and syncs.
     database.pragma('journal_mode = OFF');
     database.pragma('synchronous = OFF');
-    await createPackageSchema(db);
+    createSchema(database, packageSchema);
     let documentCount = 0;
     let chunkCount = 0;
     let tokenCount = 0;
     // Inbound links per path, counted once per linking document; written when every path is known.
     const inbound = new Map<string, number>();
-    // Prepared once and run per row: building each insert through Kysely compiled and
-    // prepared it anew every time, which cost 2.5x the whole write (docs/benchmarks.md).
-    const insertDocument = database.prepare('INSERT INTO documents (id, path, title, content) VALUES (?, ?, ?, ?)');
-    const insertChunk = database.prepare(
-      'INSERT INTO chunks (id, document_id, ord, breadcrumb, level, content, tokens) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    const indexChunk = database.prepare(
-      'INSERT INTO chunks_fts (rowid, title, headings, heading, body) VALUES (?, ?, ?, ?, ?)',
-    );
-    const setInbound = database.prepare('UPDATE documents SET inbound_links = ? WHERE path = ?');
+    // Prepared once and run per row, as Kysely compiled them ahead of time: building each insert
+    // through Kysely compiled and prepared it anew every time, which cost 2.5x the whole write (docs/benchmarks.md).
+    const insertDocument = rows(writeQueries.insertDocument).on(database);
+    const insertChunk = rows(writeQueries.insertChunk).on(database);
+    const indexChunk = rows(writeQueries.indexChunk).on(database);
+    const setInbound = rows(writeQueries.setInboundLinks).on(database);
     // One transaction around an async stream: BEGIN/COMMIT by hand, since
     // better-sqlite3's transaction() cannot span an await.
     database.exec('BEGIN');
     try {
-      database
-        .prepare(
-          'INSERT INTO package (name, version, description, source, built_at, format_version) VALUES (?, ?, ?, ?, ?, ?)',
-        )
-        .run(
-          meta.name,
-          meta.version,
-          meta.description ?? '',
-          meta.source ?? '',
-          new Date().toISOString(),
-          PACKAGE_FORMAT_VERSION,
-        );
+      rows(writeQueries.insertPackage)
+        .on(database)
+        .run({
+          name: meta.name,
+          version: meta.version,
+          description: meta.description ?? '',
+          source: meta.source ?? '',
+          builtAt: new Date().toISOString(),
+          formatVersion: PACKAGE_FORMAT_VERSION,
+        });
       for await (const doc of documents) {
         options.signal?.throwIfAborted();
         documentCount += 1;
@@ -128,30 +125,30 @@ export async function writePackage(
         for (const target of new Set(doc.links ?? [])) {
           if (target !== doc.path) inbound.set(target, (inbound.get(target) ?? 0) + 1);
         }
-        insertDocument.run(documentId, doc.path, doc.title, doc.content);
+        insertDocument.run({ id: documentId, path: doc.path, title: doc.title, content: doc.content });
         for (const [ord, chunk] of doc.chunks.entries()) {
           chunkCount += 1;
-          insertChunk.run(
-            chunkCount,
+          insertChunk.run({
+            id: chunkCount,
             documentId,
             ord,
-            JSON.stringify(chunk.breadcrumb),
-            chunk.level,
-            chunk.content,
-            chunk.tokens,
-          );
-          indexChunk.run(
-            chunkCount,
-            doc.title,
-            chunk.breadcrumb.join(' '),
-            chunk.breadcrumb.at(-1) ?? '',
-            chunk.indexText ?? chunk.content,
-          );
+            breadcrumb: JSON.stringify(chunk.breadcrumb),
+            level: chunk.level,
+            content: chunk.content,
+            tokens: chunk.tokens,
+          });
+          indexChunk.run({
+            id: chunkCount,
+            title: doc.title,
+            headings: chunk.breadcrumb.join(' '),
+            heading: chunk.breadcrumb.at(-1) ?? '',
+            body: chunk.indexText ?? chunk.content,
+          });
           tokenCount += chunk.tokens;
         }
       }
       // A path no document has matches no row: a link out of the package changes nothing.
-      for (const [target, count] of inbound) setInbound.run(count, target);
+      for (const [target, count] of inbound) setInbound.run({ count, path: target });
       database.exec('COMMIT');
     } catch (error) {
       if (database.inTransaction) database.exec('ROLLBACK');
@@ -159,16 +156,16 @@ export async function writePackage(
     }
     options.signal?.throwIfAborted();
     // Merge the index b-trees once: smaller file, faster queries, and the file is read-only from here on.
-    database.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
+    rows(writeQueries.optimizeIndex).on(database).run();
     database.pragma('journal_mode = DELETE');
-    await db.destroy();
+    database.close();
     closed = true;
     await rename(partial, file);
     rememberWritten(file);
     const { size } = await stat(file);
     return { documents: documentCount, chunks: chunkCount, tokens: tokenCount, bytes: size };
   } catch (error) {
-    if (!closed) await db.destroy().catch(() => {});
+    if (!closed) database.close();
     await rm(partial, { force: true });
     if (error instanceof StoreError || (error instanceof Error && error.name === 'AbortError')) throw error;
     throw new StoreError('io', `could not write package ${meta.name}@${meta.version}: ${(error as Error).message}`, {

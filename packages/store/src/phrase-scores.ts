@@ -11,6 +11,9 @@
 // question costs is then adding a few lists, not scoring every row holding any of its words again (FTS5 spends about
 // a microsecond a row on that, and a question of common words holds thousands).
 
+import { StoreError } from './errors.js';
+import { type ColumnWeights, ftsString } from './fts-query.js';
+
 /** One phrase's rows in a package, ascending, and the share of each row's BM25 that comes from the phrase. */
 export interface PhraseRows {
   /** Rowids as doubles: exact for any rowid SQLite allows a package file to hold. */
@@ -20,8 +23,8 @@ export interface PhraseRows {
 }
 
 /** How a set of column weights is named in a {@link PhraseRows}. */
-export function weightsKey(weights: readonly number[]): string {
-  return weights.join(',');
+export function weightsKey(weights: Required<ColumnWeights>): string {
+  return `${weights.title},${weights.headings},${weights.heading},${weights.body}`;
 }
 
 /**
@@ -168,7 +171,7 @@ export class PhraseCache {
    * 60 dev questions over 12 libraries: 0.4 MB).
    */
   hasRoom(): boolean {
-    return this.#size + this.#budget / 8 <= this.#budget;
+    return this.#budget > 0 && this.#size + this.#budget / 8 <= this.#budget;
   }
 
   /** Lets go of every list whose key starts with `prefix` (a closed reader's). */
@@ -180,10 +183,129 @@ export class PhraseCache {
     }
   }
 
+  /** Lets go of every list. */
+  clear(): void {
+    this.#entries.clear();
+    this.#size = 0;
+  }
+
   /** Bytes held now. */
   get size(): number {
     return this.#size;
   }
+}
+
+/** What a reader's index answers for one FTS5 expression, through its connection. */
+export interface PhraseSource {
+  /** How messages name the package. */
+  readonly label: string;
+  /** The rowids the expression matches, ascending. */
+  rowids(expression: string): number[];
+  /** Each matching row's `-bm25()` under `weights`, by rowid ascending. */
+  scores(expression: string, weights: Required<ColumnWeights>): number[];
+}
+
+/** How many phrases asked about once are remembered (forgotten all at once when full). */
+const ASKED_ONCE = 65_536;
+
+/**
+ * The phrase lists of the readers that share them: a {@link PhraseCache} by reader and phrase, and the phrases asked
+ * about once and not given a list yet. A phrase is given a list the second time a reader is asked about it, while
+ * the cache has room (see PhraseCache.hasRoom), so a question asked once (the CLI asks one) costs what the OR query
+ * costs, and a server's recurring words are scored once.
+ */
+export class PhraseLists {
+  readonly #cache: PhraseCache;
+  readonly #askedOnce = new Set<string>();
+
+  /** @param budget - how many bytes of lists to keep at most. */
+  constructor(budget: number) {
+    this.#cache = new PhraseCache(budget);
+  }
+
+  /**
+   * Each phrase's list under `weights` for reader `reader`, or undefined when one is not kept: then the OR query
+   * answers. A list made here is made from `source` and kept.
+   */
+  lists(
+    reader: number,
+    phrases: readonly string[],
+    weights: Required<ColumnWeights>,
+    source: PhraseSource,
+  ): Array<{ rows: Float64Array; shares: Float64Array }> | undefined {
+    const key = weightsKey(weights);
+    const lists: Array<{ rows: Float64Array; shares: Float64Array }> = [];
+    let complete = true;
+    for (const phrase of phrases) {
+      const phraseKey = keyOf(reader, phrase);
+      const kept = this.#cache.get(phraseKey);
+      const shares = kept?.shares.get(key);
+      if (kept && shares) lists.push({ rows: kept.rows, shares });
+      else if (this.#cache.hasRoom() && this.#askedBefore(phraseKey)) {
+        const made = this.#made(phraseKey, phrase, weights, kept, source);
+        lists.push({ rows: made.rows, shares: made.shares.get(key) as Float64Array });
+      } else complete = false;
+    }
+    return complete ? lists : undefined;
+  }
+
+  /** The rows of a phrase reader `reader` keeps a list of (a search made it), ascending. */
+  rows(reader: number, phrase: string): Float64Array | undefined {
+    return this.#cache.get(keyOf(reader, phrase))?.rows;
+  }
+
+  /** Lets go of a closed reader's lists. */
+  drop(reader: number): void {
+    this.#cache.drop(`${reader}\0`);
+  }
+
+  /** Bytes of lists kept now. */
+  get bytes(): number {
+    return this.#cache.size;
+  }
+
+  /** Lets go of every list, and of which phrases were asked about. */
+  clear(): void {
+    this.#cache.clear();
+    this.#askedOnce.clear();
+  }
+
+  /** Whether `key` was asked about before; remembers that it now has been. */
+  #askedBefore(key: string): boolean {
+    if (this.#askedOnce.delete(key)) return true;
+    if (this.#askedOnce.size >= ASKED_ONCE) this.#askedOnce.clear();
+    this.#askedOnce.add(key);
+    return false;
+  }
+
+  /**
+   * One phrase's rows, ascending, and its share of their BM25 under `weights`, asked of the index and kept beside
+   * what the cache held of it (`cached`: its rows, under other weights).
+   */
+  #made(
+    key: string,
+    phrase: string,
+    weights: Required<ColumnWeights>,
+    cached: PhraseRows | undefined,
+    source: PhraseSource,
+  ): PhraseRows {
+    const quoted = ftsString(phrase);
+    // Two plain lists in the same rowid order cost a third of one list of [rowid, score] pairs.
+    const rows = cached?.rows ?? Float64Array.from(source.rowids(quoted));
+    const scores = source.scores(quoted, weights);
+    if (scores.length !== rows.length) {
+      throw new StoreError('damaged-package', `${source.label}: its full-text index lists "${phrase}" in two ways`);
+    }
+    const shares = Float64Array.from(scores);
+    const entry: PhraseRows = { rows, shares: new Map([...(cached?.shares ?? []), [weightsKey(weights), shares]]) };
+    this.#cache.put(key, entry);
+    return entry;
+  }
+}
+
+/** A reader's phrase in the cache: the reader's number, then the phrase. */
+function keyOf(reader: number, phrase: string): string {
+  return `${reader}\0${phrase}`;
 }
 
 function bytesOf(entry: PhraseRows): number {

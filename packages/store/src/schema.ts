@@ -1,4 +1,4 @@
-import type { Generated, Kysely } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The package format version this code reads and writes. Bump it whenever a
@@ -77,58 +77,62 @@ export const FTS_COLUMNS = ['title', 'headings', 'heading', 'body'] as const;
 export type FtsColumn = (typeof FTS_COLUMNS)[number];
 
 /**
- * Creates the tables of an empty package. Package files are immutable
- * artefacts built in one go, never migrated in place, so the schema is created
- * whole and its version recorded in `PRAGMA user_version` and in the package row.
+ * The package's full-text index (FTS5, contentless) as statements name it: the indexed columns, the hidden rowid
+ * (the chunk's id), and the hidden columns named for the table (a MATCH's left side, and the column FTS5 takes
+ * commands in) and `rank` (a command's argument).
  */
-export async function createPackageSchema(db: Kysely<PackageDatabase>): Promise<void> {
-  const { sql } = await import('kysely');
-  await db.schema
-    .createTable('package')
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('version', 'text', (c) => c.notNull())
-    .addColumn('description', 'text', (c) => c.notNull())
-    .addColumn('source', 'text', (c) => c.notNull())
-    .addColumn('built_at', 'text', (c) => c.notNull())
-    .addColumn('format_version', 'integer', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createTable('documents')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('path', 'text', (c) => c.notNull().unique())
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('content', 'text', (c) => c.notNull())
-    .addColumn('inbound_links', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema
-    .createTable('chunks')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id'))
-    .addColumn('ord', 'integer', (c) => c.notNull())
-    .addColumn('breadcrumb', 'text', (c) => c.notNull())
-    .addColumn('level', 'integer', (c) => c.notNull())
-    .addColumn('content', 'text', (c) => c.notNull())
-    .addColumn('tokens', 'integer', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createTable('embedder')
-    .addColumn('id', 'text', (c) => c.notNull())
-    .addColumn('dimensions', 'integer', (c) => c.notNull())
-    .execute();
-  // A BLOB per chunk, read whole into one array per reader: measured in docs/benchmarks.md
-  // against an index (sqlite-vec), brute force over it is fast enough well past 50k sections.
-  await db.schema
-    .createTable('chunk_vectors')
-    .addColumn('chunk_id', 'integer', (c) => c.primaryKey().references('chunks.id'))
-    .addColumn('vector', 'blob', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('chunks_document_ord').on('chunks').columns(['document_id', 'ord']).unique().execute();
-  // Contentless: the text lives in `chunks`, the index only needs the terms.
-  // unicode61 folds case and accents. No porter stemmer: measured on the
-  // labelled dev set it cost 0.04–0.07 MRR@10 (docs are full of names whose
-  // inflections mean different things: "test"/"tests", "query"/"queries").
-  await sql`CREATE VIRTUAL TABLE chunks_fts USING fts5(${sql.raw(FTS_COLUMNS.join(', '))}, content='', tokenize='unicode61 remove_diacritics 2')`.execute(
-    db,
-  );
-  await sql`PRAGMA user_version = ${sql.raw(String(PACKAGE_FORMAT_VERSION))}`.execute(db);
+export interface ChunkIndexTable {
+  readonly rowid: LeftOutOfCommands<number>;
+  readonly title: LeftOutOfCommands<string>;
+  readonly headings: LeftOutOfCommands<string>;
+  readonly heading: LeftOutOfCommands<string>;
+  readonly body: LeftOutOfCommands<string>;
+  readonly chunks_fts: LeftOutOfRows<string>;
+  readonly rank: LeftOutOfRows<number>;
+}
+
+/** A column of an FTS5 row, which an insert of a command (`optimize`, `integrity-check`) leaves out. */
+type LeftOutOfCommands<T> = ColumnType<T, T | undefined, never>;
+
+/** A column that takes an FTS5 command and its argument, which an insert of a row leaves out. */
+type LeftOutOfRows<T> = ColumnType<T, T | undefined, never>;
+
+/** The index's table of row sizes: one row per indexed chunk, by the chunk's id. */
+export interface ChunkIndexSizeTable {
+  readonly id: number;
+  readonly sz: Uint8Array;
+}
+
+/** SQLite's own table of a file's schema objects. */
+export interface SchemaObjectTable {
+  readonly type: string;
+  readonly name: string;
+  readonly tbl_name: string;
+  readonly sql: string | null;
+}
+
+/** An `fts5vocab` table of type `row` over the index: each token and how many chunks hold it. */
+export interface IndexVocabularyTable {
+  readonly term: string;
+  readonly doc: number;
+  readonly cnt: number;
+}
+
+/** A vector a job has made for a chunk, in its work file (vector-job.ts). */
+export interface WorkVectorTable {
+  readonly chunk_id: number;
+  readonly vector: Uint8Array;
+}
+
+/**
+ * Everything the store's statements over a package file name: its tables, its index's, SQLite's schema table, the
+ * index's vocabulary as the catalog reads it (a temporary table), and a vector job's work file while its vectors
+ * are copied in (attached as `work`).
+ */
+export interface PackageFileDatabase extends PackageDatabase {
+  readonly chunks_fts: ChunkIndexTable;
+  readonly chunks_fts_docsize: ChunkIndexSizeTable;
+  readonly sqlite_master: SchemaObjectTable;
+  readonly 'temp.catalog_vocabulary': IndexVocabularyTable;
+  readonly 'work.vectors': WorkVectorTable;
 }

@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Kysely } from 'kysely';
-import type { PackageDatabase } from './schema.js';
+import { type Query, runOnce } from './statement.js';
 
 /**
  * A read-only connection to an installed package. Packages never change once
@@ -12,15 +11,25 @@ export function openReadOnlyDatabase(file: string): Database.Database {
   return database;
 }
 
-/**
- * A package file being written: the connection, for the bulk inserts as
- * prepared statements, and a Kysely handle over it for the schema. Kysely is
- * loaded here, on first use, so that searching (which never writes) does not pay for it.
- */
-export async function openPackageForWriting(
-  file: string,
-): Promise<{ readonly database: Database.Database; readonly db: Kysely<PackageDatabase> }> {
-  const { Kysely, SqliteDialect } = await import('kysely');
-  const database = new Database(file);
-  return { database, db: new Kysely<PackageDatabase>({ dialect: new SqliteDialect({ database }) }) };
+/** Runs a schema's statements (compiled-queries.ts) in order. */
+export function createSchema(
+  database: Database.Database,
+  schema: readonly Query<unknown, Record<never, never>, []>[],
+): void {
+  for (const statement of schema) runOnce(database, statement);
+}
+
+/** The file's `PRAGMA user_version`: the format version of a package, the version of a catalog. */
+export function userVersion(database: Database.Database): number {
+  return wholeNumber(database.pragma('user_version', { simple: true }), 'user_version');
+}
+
+/** The connection's `PRAGMA data_version`: it changes when another connection commits to the file. */
+export function dataVersion(database: Database.Database): number {
+  return wholeNumber(database.pragma('data_version', { simple: true }), 'data_version');
+}
+
+function wholeNumber(value: unknown, pragma: string): number {
+  if (typeof value !== 'number') throw new TypeError(`PRAGMA ${pragma} gave ${String(value)}, not a number`);
+  return value;
 }

@@ -1,10 +1,14 @@
 import { copyFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { vectorQueries, workQueries, workSchema } from './compiled-queries.js';
 import { StoreError } from './errors.js';
-import { formatPackageId, packageFileName } from './names.js';
-import type { PackageEmbedder } from './package-reader.js';
-import type { InstalledPackage, PackageStore } from './package-store.js';
+import type { InstalledPackage } from './installed-package.js';
+import { formatPackageId, type PackageId, packageFileName } from './names.js';
+import type { PackageInfo } from './package-file.js';
+import { createSchema } from './sqlite.js';
+import { rows, runOnce, values } from './statement.js';
+import type { PackageEmbedder } from './vector-search.js';
 
 /** What an embedder is given for one section: where it sits, and what it says. */
 export interface SectionText {
@@ -20,6 +24,14 @@ export interface SectionText {
 export interface SectionVector {
   readonly id: number;
   readonly vector: Float32Array;
+}
+
+/** What a job asks of the store it works in (a PackageStore): the package's metadata, a place to write, an install. */
+export interface VectorJobStore {
+  readonly dir: string;
+  reader(pkg: InstalledPackage): { info(): Promise<PackageInfo> };
+  partialPath(id: PackageId): string;
+  install(file: string, options: { move: boolean }): Promise<{ installed: InstalledPackage }>;
 }
 
 /**
@@ -48,7 +60,7 @@ export class VectorJob {
   readonly embedder: PackageEmbedder;
   /** Sections in the package. */
   readonly total: number;
-  readonly #store: PackageStore;
+  readonly #store: VectorJobStore;
   readonly #workFile: string;
   readonly #package: Database.Database;
   readonly #work: Database.Database;
@@ -56,7 +68,7 @@ export class VectorJob {
   #done: number;
 
   private constructor(
-    store: PackageStore,
+    store: VectorJobStore,
     pkg: InstalledPackage,
     embedder: PackageEmbedder,
     handles: { workFile: string; package: Database.Database; work: Database.Database; total: number },
@@ -68,18 +80,20 @@ export class VectorJob {
     this.#package = handles.package;
     this.#work = handles.work;
     this.total = handles.total;
-    const saved = this.#work
-      .prepare('SELECT count(*) AS done, coalesce(max(chunk_id), 0) AS after FROM vectors')
-      .get() as {
-      done: number;
-      after: number;
-    };
-    this.#done = saved.done;
-    this.#after = saved.after;
+    this.#done = 0;
+    this.#after = 0;
+    this.#readProgress();
+  }
+
+  /** How many sections have a vector saved, and the last of them. */
+  #readProgress(): void {
+    const saved = rows(workQueries.progress).on(this.#work).get();
+    this.#done = saved?.done ?? 0;
+    this.#after = saved?.after ?? 0;
   }
 
   /** @internal Use PackageStore.vectorJob. */
-  static async open(store: PackageStore, pkg: InstalledPackage, embedder: PackageEmbedder): Promise<VectorJob> {
+  static async open(store: VectorJobStore, pkg: InstalledPackage, embedder: PackageEmbedder): Promise<VectorJob> {
     if (!(Number.isInteger(embedder.dimensions) && embedder.dimensions > 0)) {
       throw new RangeError(`dimensions must be a whole number ≥ 1, got ${embedder.dimensions}`);
     }
@@ -93,20 +107,16 @@ export class VectorJob {
     const database = new Database(pkg.file, { readonly: true, fileMustExist: true });
     let work: Database.Database | undefined;
     try {
-      const total = (database.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+      const total = values(vectorQueries.chunkCount).on(database).get() ?? 0;
       // What the work was done for: a package rebuilt since (another build time or size) starts again.
       const owner = JSON.stringify({ package: formatPackageId(pkg), builtAt: info.builtAt, bytes: pkg.bytes, total });
       work = new Database(workFile);
-      work.exec(`CREATE TABLE IF NOT EXISTS job (owner TEXT NOT NULL, embedder TEXT NOT NULL, dimensions INTEGER NOT NULL);
-                 CREATE TABLE IF NOT EXISTS vectors (chunk_id INTEGER PRIMARY KEY, vector BLOB NOT NULL);`);
-      const job = work.prepare('SELECT owner, embedder, dimensions FROM job').get() as
-        | { owner: string; embedder: string; dimensions: number }
-        | undefined;
+      createSchema(work, workSchema);
+      const job = rows(workQueries.job).on(work).get();
       if (!job || job.owner !== owner || job.embedder !== embedder.id || job.dimensions !== embedder.dimensions) {
-        work.exec('DELETE FROM job; DELETE FROM vectors;');
-        work
-          .prepare('INSERT INTO job (owner, embedder, dimensions) VALUES (?, ?, ?)')
-          .run(owner, embedder.id, embedder.dimensions);
+        rows(workQueries.deleteJob).on(work).run();
+        rows(workQueries.deleteVectors).on(work).run();
+        rows(workQueries.insertJob).on(work).run({ owner, embedder: embedder.id, dimensions: embedder.dimensions });
       }
       return new VectorJob(store, pkg, embedder, { workFile, package: database, work, total });
     } catch (error) {
@@ -123,18 +133,10 @@ export class VectorJob {
 
   /** The next `limit` sections without a vector, in package order; [] when all have one. */
   next(limit: number): SectionText[] {
-    const rows = this.#package
-      .prepare(
-        `SELECT c.id, d.title, c.breadcrumb, c.content FROM chunks c JOIN documents d ON d.id = c.document_id
-         WHERE c.id > ? ORDER BY c.id LIMIT ?`,
-      )
-      .all(this.#after, Math.max(0, Math.floor(limit))) as Array<{
-      id: number;
-      title: string;
-      breadcrumb: string;
-      content: string;
-    }>;
-    return rows.map((r) => ({
+    const sections = rows(vectorQueries.sectionsAfter)
+      .on(this.#package)
+      .all({ after: this.#after, limit: Math.max(0, Math.floor(limit)) });
+    return sections.map((r) => ({
       id: r.id,
       title: r.title,
       breadcrumb: JSON.parse(r.breadcrumb) as string[],
@@ -158,19 +160,12 @@ export class VectorJob {
       if (!vector.every(Number.isFinite))
         throw new RangeError(`the vector for section ${id} holds a value that is not finite`);
     }
-    const insert = this.#work.prepare('INSERT OR REPLACE INTO vectors (chunk_id, vector) VALUES (?, ?)');
+    const insert = rows(workQueries.saveVector).on(this.#work);
     const commit = this.#work.transaction(() => {
-      for (const { id, vector } of vectors) insert.run(id, vectorBlob(vector));
+      for (const { id, vector } of vectors) insert.run({ id, vector: vectorBlob(vector) });
     });
     commit();
-    const saved = this.#work
-      .prepare('SELECT count(*) AS done, coalesce(max(chunk_id), 0) AS after FROM vectors')
-      .get() as {
-      done: number;
-      after: number;
-    };
-    this.#done = saved.done;
-    this.#after = saved.after;
+    this.#readProgress();
   }
 
   /**
@@ -198,20 +193,17 @@ export class VectorJob {
       try {
         copy.pragma('journal_mode = OFF');
         copy.pragma('synchronous = OFF');
-        const hadVectors = (copy.prepare('SELECT count(*) AS n FROM embedder').get() as { n: number }).n > 0;
-        copy.prepare('ATTACH DATABASE ? AS work').run(this.#workFile);
+        const hadVectors = (values(vectorQueries.embedderCount).on(copy).get() ?? 0) > 0;
+        runOnce(copy, vectorQueries.attachWork, { file: this.#workFile });
         copy.transaction(() => {
-          copy.exec('DELETE FROM chunk_vectors; DELETE FROM embedder;');
-          copy
-            .prepare('INSERT INTO embedder (id, dimensions) VALUES (?, ?)')
-            .run(this.embedder.id, this.embedder.dimensions);
-          copy.exec(
-            'INSERT INTO chunk_vectors (chunk_id, vector) SELECT chunk_id, vector FROM work.vectors ORDER BY chunk_id',
-          );
+          runOnce(copy, vectorQueries.deleteVectors);
+          runOnce(copy, vectorQueries.deleteEmbedder);
+          runOnce(copy, vectorQueries.insertEmbedder, { id: this.embedder.id, dimensions: this.embedder.dimensions });
+          runOnce(copy, vectorQueries.copyWorkVectors);
         })();
-        copy.exec('DETACH DATABASE work');
+        runOnce(copy, vectorQueries.detachWork);
         // Vectors of another model leave free pages behind; a package is read-only from here, so compact it.
-        if (hadVectors) copy.exec('VACUUM');
+        if (hadVectors) runOnce(copy, vectorQueries.vacuum);
         copy.pragma('journal_mode = DELETE');
       } finally {
         copy.close();
