@@ -28,19 +28,9 @@ import {
 } from './vector-search.js';
 
 /** One chunk that matched, without its content (fetched separately for the few that are shown). */
-export interface ChunkHit {
-  readonly id: number;
-  readonly documentId: number;
-  readonly ord: number;
+export interface ChunkHit extends ChunkFields {
   /** BM25 relevance, larger is better (the negated FTS5 bm25()). */
   readonly score: number;
-  readonly path: string;
-  readonly title: string;
-  readonly breadcrumb: readonly string[];
-  readonly level: number;
-  readonly tokens: number;
-  /** How many other documents of the package link to the chunk's document. */
-  readonly inboundLinks: number;
 }
 
 /** What {@link PackageReader.termStatistics} finds. */
