@@ -126,6 +126,14 @@ async function resolveServed(
   });
 }
 
+/** Why a search of every served library has none to search: nothing installed, or none of the scope's libraries. */
+export function nothingServed(scope: LibraryScope | undefined): LibraryError {
+  const message = isScoped(scope)
+    ? `None of the libraries this server serves (${scope.join(', ')}) is installed. ${ADD_DOCS_HINT}`
+    : NO_PACKAGES_MESSAGE;
+  return { code: 'no-packages', message, installed: [] };
+}
+
 function refused(error: LibraryError): LibraryResolution {
   return { ok: false, error };
 }

@@ -2,8 +2,7 @@ import { type InstalledPackage, type PackageStore, parsePackageSpec, type Term }
 import { phrasingsOf } from './alternatives.js';
 import { answerFromInstalled, retryIfGone } from './gone.js';
 import { Retrieval } from './hybrid.js';
-import { isScoped, type LibraryScope, resolveLibrary, servedPackages } from './library-scope.js';
-import { ADD_DOCS_HINT, NO_PACKAGES_MESSAGE } from './messages.js';
+import { type LibraryScope, nothingServed, resolveLibrary, servedPackages } from './library-scope.js';
 import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
 import type { SearchResponse } from './results.js';
 import { analyse } from './stages/analyse.js';
@@ -104,15 +103,7 @@ async function searchListed(
   } else {
     packages = oneVersionEach(await servedPackages(store, scope), options.projectVersions);
   }
-  if (packages.length === 0) {
-    return unresolved({
-      code: 'no-packages',
-      message: isScoped(scope)
-        ? `None of the libraries this server serves (${scope.join(', ')}) is installed. ${ADD_DOCS_HINT}`
-        : NO_PACKAGES_MESSAGE,
-      installed: [],
-    });
-  }
+  if (packages.length === 0) return unresolved(nothingServed(scope));
   const response = await search(
     packages.map((p) => targetOf(store, p)),
     phrasings,
