@@ -66,7 +66,11 @@ export async function servedLatest(store: PackageStore, scope?: LibraryScope): P
 export async function resolveLibrary(
   store: PackageStore,
   library: string,
-  options: { readonly version?: string; readonly projectVersion?: string; readonly scope?: LibraryScope } = {},
+  options: {
+    readonly version?: string | undefined;
+    readonly projectVersion?: string | undefined;
+    readonly scope?: LibraryScope | undefined;
+  } = {},
 ): Promise<LibraryResolution> {
   const { version, projectVersion, scope } = options;
   const bare = (version === undefined || version === '') && parsePackageSpec(library.trim()).version === undefined;

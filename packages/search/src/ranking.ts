@@ -176,6 +176,9 @@ export const NUMERIC_KNOBS: readonly NumericKnob[] = Object.freeze(
  * does not take is refused with `refuse(message)`, naming the knob and its rule.
  */
 export function resolveRanking(ranking: Partial<RankingConfig>, refuse: (message: string) => Error): RankingConfig {
+  // The defaults are accepted (a test checks every one): a search that sets no knob, every one but the evaluation's,
+  // checks nothing again.
+  if (Object.keys(ranking).length === 0) return RANKING_DEFAULTS;
   const resolved = { ...RANKING_DEFAULTS, ...withoutUndefined(ranking) };
   for (const [name, knob] of Object.entries(RANKING_KNOBS) as [keyof RankingConfig, Knob<unknown>][]) {
     const value = resolved[name];

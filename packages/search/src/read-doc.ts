@@ -60,11 +60,7 @@ export async function readDoc(
     throw new SearchOptionError(`offset must be a whole number ≥ 0, got ${offset}`);
   // A package another process removes mid-request is looked up again: the answer then says it is not installed.
   return answerFromInstalled(
-    () =>
-      resolveLibrary(store, library, {
-        ...(options.version === undefined ? {} : { version: options.version }),
-        ...(options.scope === undefined ? {} : { scope: options.scope }),
-      }),
+    () => resolveLibrary(store, library, { version: options.version, scope: options.scope }),
     (found) => readFrom(store, found.value, path, budget, offset),
     (error) => ({
       status: error.code,

@@ -44,9 +44,9 @@ export async function getDocs(
   return answerFromInstalled(
     () =>
       resolveLibrary(store, library, {
-        ...(options.version === undefined ? {} : { version: options.version }),
-        ...(options.projectVersion === undefined ? {} : { projectVersion: options.projectVersion }),
-        ...(options.scope === undefined ? {} : { scope: options.scope }),
+        version: options.version,
+        projectVersion: options.projectVersion,
+        scope: options.scope,
       }),
     async (found) => {
       const alsoDrop = [found.value.name.replace(/^@[^/]+\//, '')];
@@ -92,10 +92,7 @@ async function searchListed(
     packages = [];
     for (const spec of options.libraries) {
       const projectVersion = options.projectVersions?.get(parsePackageSpec(spec.trim()).name.toLowerCase());
-      const found = await resolveLibrary(store, spec, {
-        ...(projectVersion === undefined ? {} : { projectVersion }),
-        ...(scope === undefined ? {} : { scope }),
-      });
+      const found = await resolveLibrary(store, spec, { projectVersion, scope });
       if (!found.ok) return unresolved(found.error);
       if (found.note) notes.push(found.note);
       if (!packages.some((p) => p.file === found.value.file)) packages.push(found.value);
