@@ -22,3 +22,22 @@ export function isHistoryPage(path: string, title: string): boolean {
     .map((segment) => segment.replace(/\.[a-z]+$/, ''));
   return segments.some((s) => HISTORY_SEGMENTS.has(s) || HISTORY_PREFIX.test(s)) || HISTORY_TITLE.test(title);
 }
+
+// A folder named for a major version (`v4/`, `v4-mini/`, `version-2/`, `version-2.x/`, as versioned docs and packages that ship
+// the next major's API beside their own lay them out) holds another version's documentation when the number is
+// not the package's own major: a question about the installed version is answered by this version's pages.
+const VERSION_FOLDER = /^(?:v|version-)(\d+)(?:\.x|-[a-z]+)?$/;
+
+/**
+ * True for a page in a folder named for another major version than `major`
+ * (the package's own): `api/v4/email.md` of zod 3.25.76. A file name alone
+ * (`v4.md`, a migration guide) is not a folder of another version's docs.
+ */
+export function isOtherVersionPage(path: string, major: number | undefined): boolean {
+  if (major === undefined) return false;
+  const folders = path.toLowerCase().split('/').slice(0, -1);
+  return folders.some((folder) => {
+    const named = VERSION_FOLDER.exec(folder)?.[1];
+    return named !== undefined && Number(named) !== major;
+  });
+}

@@ -153,6 +153,18 @@ beforeAll(async () => {
         ]),
       ],
     ],
+    [
+      // Version 1.0.0, shipping its next major's API beside its own (as zod 3.25 ships `zod/v4`), in the same words.
+      'dualapi',
+      [
+        page('api/v2/StringSchema.md', 'dualapi/v2 API', [
+          [['StringSchema', 'StringSchema.email'], 'email(message?: string): StringSchema; checks an email address'],
+        ]),
+        page('api/StringSchema.md', 'dualapi API', [
+          [['StringSchema', 'StringSchema.email'], 'email(message?: string): StringSchema; checks an email address'],
+        ]),
+      ],
+    ],
   ];
   for (const [name, docs] of packages) {
     const file = path.join(dir, `${name}.db`);
@@ -170,6 +182,17 @@ describe('ranking', () => {
   it('ranks the page documenting an API above the changelog that mentions it', async () => {
     const answer = await getDocs(store, 'schemalib', 'z.discriminatedUnion', { format: 'index' });
     expect(answer.results[0]?.path).toBe('api.md');
+  });
+
+  it("ranks the package's own version above a folder of another major version's docs, in the same words", async () => {
+    const answer = await getDocs(store, 'dualapi', 'string email', { format: 'index' });
+    expect(answer.results.map((r) => r.path)).toEqual(['api/StringSchema.md', 'api/v2/StringSchema.md']);
+    expect(answer.results[1]?.score).toBeCloseTo(0.5, 1);
+    const unweighted = await getDocs(store, 'dualapi', 'string email', {
+      format: 'index',
+      ranking: { historyWeight: 1 },
+    });
+    expect(unweighted.results[1]?.score).toBeGreaterThan(0.9);
   });
 
   it("does not take a release note's heading naming an API for the section documenting it", async () => {

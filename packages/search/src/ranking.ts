@@ -48,7 +48,8 @@ export const RANKING_KNOBS = {
   historyWeight: {
     default: 0.5,
     ...between0And1,
-    description: 'Score multiplier for changelogs, release notes, migration and upgrade guides and blog posts.',
+    description:
+      'Score multiplier for changelogs, release notes, migration and upgrade guides, blog posts, and pages in a folder named for another major version (`v4/` in a 3.x package).',
   },
   headingBoost: {
     default: 2,

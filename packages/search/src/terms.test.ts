@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { isHistoryPage } from './history.js';
+import { isHistoryPage, isOtherVersionPage } from './history.js';
 import { synonymsOf } from './synonyms.js';
 import { isIdentifier, termAlternatives } from './terms.js';
 
@@ -50,4 +50,16 @@ test.each([
   ['api/changes-detector.md', 'Change detection', false],
 ])('isHistoryPage(%s, %s) = %s', (path, title, expected) => {
   expect(isHistoryPage(path, title)).toBe(expected);
+});
+
+test.each([
+  ['api/v4/email.md', 3, true],
+  ['api/v4-mini/email.md', 3, true],
+  ['versioned_docs/version-2.x/intro.md', 3, true],
+  ['api/v3/email.md', 3, false],
+  ['api/email.md', 3, false],
+  ['migrating/v4.md', 3, false],
+  ['api/v4/email.md', undefined, false],
+] as const)('isOtherVersionPage(%s, %s) = %s', (path, major, expected) => {
+  expect(isOtherVersionPage(path, major)).toBe(expected);
 });

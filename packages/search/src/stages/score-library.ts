@@ -1,6 +1,7 @@
 import { minMaxNormalize } from '@docs/rank';
 import { type ChunkHit, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
-import { isHistoryPage } from '../history.js';
+import semver from 'semver';
+import { isHistoryPage, isOtherVersionPage } from '../history.js';
 import { fuseWithVectors, type Retrieval, type ScoredHits, shareOfBest } from '../hybrid.js';
 import type { TermCounts } from '../idf.js';
 import type { ResolvedOptions } from '../options.js';
@@ -196,6 +197,7 @@ async function lexicalCandidates(
   const reader = target.reader();
   const terms = words.map((w) => termAlternatives(w, { synonyms: options.synonyms }));
   const { hits, matches, frequencies, chunks } = await matchingChunks(reader, terms, limit, options, known);
+  const major = semver.parse(target.pkg.version)?.major;
   const counts = { frequencies, chunks };
   if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
@@ -211,12 +213,12 @@ async function lexicalCandidates(
     // A section whose heading trail names the query's words is usually the one that answers it; a changelog's
     // heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents. Both are
     // read from the hit (and kept per section), not queried.
-    const { trail, history } = factsOf(h);
+    const { trail, history, otherVersion } = factsOf(h, major);
     const inTrail = options.headingBoost > 0 ? terms.flatMap((term, t) => (tokensContain(trail, term) ? [t] : [])) : [];
     const heading = history ? 1 : 1 + options.headingBoost * (weightOf(inTrail) / total);
     // A page many others link to is where the docs explain a thing; a copy of it for another dialect is not.
     const central = (1 + h.inboundLinks) ** options.linkWeight;
-    plainOwn.push(h.score * share * central * (history ? options.historyWeight : 1));
+    plainOwn.push(h.score * share * central * (history || otherVersion ? options.historyWeight : 1));
     return (plainOwn[i] ?? 0) * heading;
   });
   // A page with many matching sections is about the topic; one stray match is not.
@@ -231,10 +233,14 @@ async function lexicalCandidates(
   return { hits, raw: withPage(own), plain: withPage(plainOwn), covered, held, counts };
 }
 
-/** What lexicalCandidates reads of a section besides its score: its heading trail's tokens, and whether its page is history. */
+/**
+ * What lexicalCandidates reads of a section besides its score: its heading trail's tokens, whether its page is
+ * history, and whether it documents another major version than its package's own.
+ */
 interface SectionFacts {
   readonly trail: readonly string[];
   readonly history: boolean;
+  readonly otherVersion: boolean;
 }
 
 /**
@@ -244,10 +250,14 @@ interface SectionFacts {
  */
 const sectionFacts = new WeakMap<readonly string[], SectionFacts>();
 
-function factsOf(hit: ChunkHit): SectionFacts {
+function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
   let found = sectionFacts.get(hit.breadcrumb);
   if (!found) {
-    found = { trail: indexTokens(hit.breadcrumb.join(' ')), history: isHistoryPage(hit.path, hit.title) };
+    found = {
+      trail: indexTokens(hit.breadcrumb.join(' ')),
+      history: isHistoryPage(hit.path, hit.title),
+      otherVersion: isOtherVersionPage(hit.path, major),
+    };
     sectionFacts.set(hit.breadcrumb, found);
   }
   return found;

@@ -176,12 +176,23 @@ async function pages(name: string, types?: string) {
   return Object.fromEntries(api.pages.map((page) => [page.file, page.markdown]));
 }
 
+/** Every page of a package, one after another. */
+async function allPages(name: string): Promise<string> {
+  return Object.values(await pages(name)).join('\n');
+}
+
 describe('packageApi', () => {
   it('documents each entry point of an exports map on a page of its own, with how to import each export', async () => {
     const found = await pages('webby');
-    expect(Object.keys(found)).toEqual(['api.md', 'api/logger.md']);
-    const root = found['api.md'] ?? '';
-    expect(root).toMatch(/^# webby API\n/);
+    expect(Object.keys(found)).toEqual([
+      'api/App.md',
+      'api/Webby.md',
+      'api/assist.md',
+      'api/Context.md',
+      'api/logger/logger.md',
+    ]);
+    const root = Object.values(found).slice(0, 4).join('\n');
+    expect(found['api/App.md']).toMatch(/^# webby API\n\n## App\n/);
     expect(root).toContain("## App\n\n`import { App } from 'webby'` · class\n\nThe application.");
     // Re-exported under another name, and imported then exported.
     expect(root).toContain("## assist\n\n`import { assist } from 'webby'` · function\n\nHelps.");
@@ -189,7 +200,7 @@ describe('packageApi', () => {
     expect(root).toContain(
       "### Context.json\n\nMethod of `Context` · `import type { Context } from 'webby'`\n\nSends JSON.",
     );
-    const logger = found['api/logger.md'] ?? '';
+    const logger = found['api/logger/logger.md'] ?? '';
     expect(logger).toMatch(/^# webby\/logger API\n/);
     expect(logger).toContain("## logger\n\n`import { logger } from 'webby/logger'` · variable\n\nLogger middleware.");
     expect(logger).toContain('- `prefix`: what each line starts with');
@@ -198,7 +209,7 @@ describe('packageApi', () => {
   });
 
   it('keeps members under their owner, overloads together, and leaves out what is private or internal', async () => {
-    const root = (await pages('webby'))['api.md'] ?? '';
+    const root = await allPages('webby');
     const headings = root.match(/^#{2,3} .*/gm);
     expect(headings).toEqual([
       '## App',
@@ -209,13 +220,14 @@ describe('packageApi', () => {
       '## assist',
       '## Context',
       '### Context.json',
+      '## logger',
     ]);
     expect(root).toContain('```ts\nall(path: string): this;\nall(path: string, handler: () => void): this;\n```');
     expect(root).toContain('Deprecated: Use `App` instead.');
   });
 
   it('reads the declarations beside the JS file when the package names none', async () => {
-    const root = (await pages('kyso'))['api.md'] ?? '';
+    const root = await allPages('kyso');
     expect(root).toContain('### Kysely.transaction\n\nMethod of `Kysely`');
     expect(root).toContain('Runs the callback in a transaction.');
   });
@@ -223,8 +235,12 @@ describe('packageApi', () => {
   it('documents a package from its @types package, following the type package that declares the members', async () => {
     const api = await packageApi(folder('expressive'), folder('@types/expressive'), limits);
     expect(api.fromTypes).toBe(true);
-    const root = api.pages[0]?.markdown ?? '';
-    expect(api.pages.map((p) => p.file)).toEqual(['api.md']);
+    const root = api.pages.map((page) => page.markdown).join('\n');
+    expect(api.pages.map((p) => p.file)).toEqual([
+      'api/expressive.md',
+      'api/expressive.json.md',
+      'api/expressive.Response.md',
+    ]);
     expect(root).toMatch(/^# expressive API\n/);
     expect(root).toContain(
       "## expressive\n\n`import expressive from 'expressive'` · function\n\nCreates an application.",
@@ -236,29 +252,36 @@ describe('packageApi', () => {
 
   it('keeps a dual layout apart: the root and ./v4 each document their own class under their own import path', async () => {
     const found = await pages('dual');
-    expect(Object.keys(found)).toEqual(['api.md', 'api/v4.md']);
-    expect(found['api.md']).toContain(
+    expect(Object.keys(found)).toEqual([
+      'api/z.md',
+      'api/ZodString.md',
+      'api/string.md',
+      'api/v4/ZodString.md',
+      'api/v4/email.md',
+    ]);
+    expect(found['api/ZodString.md']).toContain(
       "### ZodString.email\n\nMethod of `ZodString` · `import { ZodString } from 'dual'`",
     );
-    expect(found['api.md']).not.toContain('Deprecated');
-    expect(found['api.md']).toContain("## z\n\n`import { z } from 'dual'` · namespace");
-    expect(found['api/v4.md']).toContain(
+    expect(found['api/ZodString.md']).not.toContain('Deprecated');
+    expect(found['api/z.md']).toContain("## z\n\n`import { z } from 'dual'` · namespace");
+    expect(found['api/v4/ZodString.md']).toMatch(/^# dual\/v4 API\n/);
+    expect(found['api/v4/ZodString.md']).toContain(
       "### ZodString.email\n\nMethod of `ZodString` · `import { ZodString } from 'dual/v4'`\n\nDeprecated: Use `z.email()` instead.",
     );
-    expect(found['api/v4.md']).toContain("## email\n\n`import { email } from 'dual/v4'` · function");
+    expect(found['api/v4/email.md']).toContain("## email\n\n`import { email } from 'dual/v4'` · function");
   });
 
   it('follows a re-export into a dependency, and typesVersions where there is no exports map', async () => {
-    expect((await pages('runner'))['api.md']).toContain(
+    expect((await pages('runner'))['api/fn.md']).toContain(
       "## fn\n\n`import { fn } from 'runner'` · function\n\nCreates a mock function.",
     );
     const legacy = await pages('legacy');
-    expect(Object.keys(legacy)).toEqual(['api.md', 'api/extra.md']);
-    expect(legacy['api/extra.md']).toContain("## extra\n\n`import { extra } from 'legacy/extra'`");
+    expect(Object.keys(legacy)).toEqual(['api/main.md', 'api/extra/extra.md']);
+    expect(legacy['api/extra/extra.md']).toContain("## extra\n\n`import { extra } from 'legacy/extra'`");
   });
 
   it('reads nothing outside the package, through a reference path or a symlink', async () => {
-    const root = (await pages('escape'))['api.md'] ?? '';
+    const root = await allPages('escape');
     expect(root).toContain('## inside');
     expect(root).not.toContain('outside');
     expect(root).not.toContain('linked');
@@ -286,7 +309,9 @@ describe('@types joined to their package', () => {
     if (!staged.ok) throw new Error(staged.error);
     try {
       expect(staged.value.source).toBe('npm:expressive@5.1.0, types from npm:@types/expressive@5.0.3');
-      expect(await readFile(path.join(staged.value.root, 'api.md'), 'utf8')).toContain('expressive.Response.cookie');
+      expect(await readFile(path.join(staged.value.root, 'api/expressive.Response.md'), 'utf8')).toContain(
+        'expressive.Response.cookie',
+      );
     } finally {
       await staged.value.dispose();
     }

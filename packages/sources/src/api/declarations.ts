@@ -2,7 +2,13 @@ import type TypeScript from 'typescript';
 import type { EntryPoint } from './entry-points.js';
 
 /** One documented part of a package's API: an export of an entry point, or a member of one. */
-export interface ApiSection {
+export interface ApiSection extends Declared {
+  /** The export it is documented with: itself, or the export it is a member of (`ZodString` for `ZodString.email`). */
+  readonly exportName: string;
+}
+
+/** A declaration as the walker documents it, before it knows which export's page it goes on. */
+interface Declared {
   /** The entry point it is imported from: `zod`, `zod/v4`, `hono/logger`. */
   readonly importPath: string;
   /** `email`; a member under its owner, `ZodString.email`; a member of an `export =` module, `express.json`. */
@@ -72,7 +78,8 @@ export function apiSections(
     if (exportEquals !== undefined) {
       const target = resolved(ts, checker, exportEquals);
       if (claimed.get(target) !== entry.importPath || !(target.flags & ts.SymbolFlags.Module)) {
-        local.push(...walker.own(target, binding, entry.importPath, `import ${binding} from '${entry.importPath}'`));
+        const importLine = `import ${binding} from '${entry.importPath}'`;
+        local.push(...onPage(binding, walker.own(target, binding, entry.importPath, importLine)));
       }
     }
     const ordered = [...(exportsOf[index] ?? [])].sort(
@@ -92,11 +99,15 @@ export function apiSections(
           : isDefault
             ? `import ${display} from '${entry.importPath}'`
             : `import ${isTypeOnly(ts, target) ? 'type ' : ''}{ ${name} } from '${entry.importPath}'`;
-      local.push(...walker.document(target, display, entry.importPath, importLine));
+      local.push(...onPage(display, walker.document(target, display, entry.importPath, importLine)));
     }
     sections.push(...local);
   }
   return sections;
+}
+
+function onPage(exportName: string, declared: readonly Declared[]): ApiSection[] {
+  return declared.map((section) => ({ ...section, exportName }));
 }
 
 class Walker {
@@ -107,7 +118,7 @@ class Walker {
   ) {}
 
   /** An export: its own section, then its members' (class, interface, namespace). */
-  document(symbol: TypeScript.Symbol, name: string, importPath: string, importLine: string, depth = 0): ApiSection[] {
+  document(symbol: TypeScript.Symbol, name: string, importPath: string, importLine: string, depth = 0): Declared[] {
     const { ts } = this;
     const comment = this.comment(symbol);
     if (comment === undefined) return [];
@@ -115,7 +126,7 @@ class Walker {
     if (declarations.length === 1 && ts.isSourceFile(declarations[0] as TypeScript.Node)) {
       // `export * as z from './x'` (or import + export): a namespace of another module's exports.
       const members = this.checker.getExportsOfModule(symbol).filter((m) => !m.getName().startsWith('_'));
-      const own: ApiSection = {
+      const own: Declared = {
         importPath,
         name,
         kind: 'namespace',
@@ -139,7 +150,7 @@ class Walker {
   }
 
   /** The section of a symbol itself: every declaration's signature, its comment. */
-  own(symbol: TypeScript.Symbol, name: string, importPath: string, importLine: string, owner?: string): ApiSection[] {
+  own(symbol: TypeScript.Symbol, name: string, importPath: string, importLine: string, owner?: string): Declared[] {
     const comment = this.comment(symbol);
     if (comment === undefined) return [];
     const signatures = [...new Set((symbol.declarations ?? []).map((d) => declarationText(this.ts, d)))].filter(
@@ -165,7 +176,7 @@ class Walker {
     importPath: string,
     importLine: string,
     depth: number,
-  ): ApiSection[] {
+  ): Declared[] {
     const { ts, checker } = this;
     const members: TypeScript.Symbol[] = [];
     if (symbol.flags & ts.SymbolFlags.Class) {
@@ -186,7 +197,7 @@ class Walker {
         }
       }
     }
-    const sections: ApiSection[] = [];
+    const sections: Declared[] = [];
     const seen = new Set<TypeScript.Symbol>();
     for (const member of members) {
       if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member, symbol)) continue;
@@ -221,7 +232,7 @@ class Walker {
   }
 
   /** The comment of a symbol, or undefined when a tag hides it. */
-  private comment(symbol: TypeScript.Symbol): Pick<ApiSection, 'doc' | 'tags'> | undefined {
+  private comment(symbol: TypeScript.Symbol): Pick<Declared, 'doc' | 'tags'> | undefined {
     const { ts, checker } = this;
     const tags = symbol.getJsDocTags(checker).map((tag) => ({
       name: tag.name,

@@ -1,35 +1,48 @@
 import type { ApiSection } from './declarations.js';
 
-/** One API page: the exports of one entry point. */
+/** One API page: one export of one entry point, with its members. */
 export interface ApiPage {
-  /** Where it is written in the staged folder: `api.md` for the package's root, `api/v4.md` for `zod/v4`. */
+  /** Where it is written in the staged folder: `api/ZodString.md` for the root's, `api/v4/ZodString.md` for `zod/v4`'s. */
   readonly file: string;
   readonly importPath: string;
   readonly markdown: string;
 }
 
 /**
- * API sections as markdown pages, one per entry point (`# zod/v4 API`): a `##`
- * section per export and a `###` per member under its owner, each opening
- * with how to import it, then the comment (a deprecation first), the
- * parameters and return value, the signatures in a `ts` fence (overloads
- * together) and the examples as code.
+ * API sections as markdown pages, one per export of an entry point, as API
+ * references are laid out (TypeDoc, api-extractor): the page is the unit a
+ * reader opens and a search tells apart, not the whole API. Each page is
+ * titled by its entry point (`# zod/v4 API`) and holds a `##` section for the
+ * export and a `###` per member, each opening with how to import it, then the
+ * comment (a deprecation first), the parameters and return value, the
+ * signatures in a `ts` fence (overloads together) and the examples as code.
  *
  * @example
- * apiPages('zod', sections).map((p) => p.file); // → ['api.md', 'api/v4.md', …]
+ * apiPages('zod', sections).map((p) => p.file); // → ['api/ZodString.md', 'api/v4/ZodString.md', …]
  */
 export function apiPages(packageName: string, sections: readonly ApiSection[]): ApiPage[] {
-  const byPath = new Map<string, ApiSection[]>();
+  const pages = new Map<string, { importPath: string; sections: ApiSection[] }>();
+  const files = new Set<string>();
   for (const section of sections) {
-    const list = byPath.get(section.importPath);
-    if (list) list.push(section);
-    else byPath.set(section.importPath, [section]);
+    const key = `${section.importPath}\0${section.exportName}`;
+    const page = pages.get(key);
+    if (page) page.sections.push(section);
+    else pages.set(key, { importPath: section.importPath, sections: [section] });
   }
-  return [...byPath].map(([importPath, list]) => ({
-    file: importPath === packageName ? 'api.md' : `api/${importPath.slice(packageName.length + 1)}.md`,
-    importPath,
-    markdown: `${[`# ${importPath} API`, ...list.map(sectionMarkdown)].join('\n\n')}\n`,
-  }));
+  return [...pages.values()].map(({ importPath, sections: list }) => {
+    const folder = importPath === packageName ? 'api' : `api/${importPath.slice(packageName.length + 1)}`;
+    const file = uniqueFile(files, folder, list[0]?.exportName ?? 'index');
+    return { file, importPath, markdown: `${[`# ${importPath} API`, ...list.map(sectionMarkdown)].join('\n\n')}\n` };
+  });
+}
+
+/** A file name for an export, unique in the package even where names differ only in case or in characters dropped. */
+function uniqueFile(taken: Set<string>, folder: string, exportName: string): string {
+  const stem = exportName.replace(/[^\w$.-]+/g, '_').replace(/^\.+/, '_') || 'index';
+  let file = `${folder}/${stem}.md`;
+  for (let n = 2; taken.has(file.toLowerCase()); n++) file = `${folder}/${stem}-${n}.md`;
+  taken.add(file.toLowerCase());
+  return file;
 }
 
 function sectionMarkdown(section: ApiSection): string {
