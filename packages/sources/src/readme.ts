@@ -103,22 +103,23 @@ function cleanMarkdown(source: string, convertHtml: boolean): string {
         if (convertHtml && hasRealHtml(block[1]?.children ?? [])) {
           pieces.push(...converted(htmlFragmentToMarkdown(markdown.renderer.render(block, markdown.options, env))));
         } else if (open.type === 'heading_open') {
-          pieces.push({ text: decodeEntities(text), lines: [start, stop] });
+          pieces.push({ text: unchangedBlocks(text, decodeEntities(text)), lines: [start, stop] });
         } else {
           const kept = paragraphLines(lines.slice(start, stop), env, droppedLabels);
-          if (kept === undefined) pieces.push({ text: decodeEntities(text), lines: [start, stop] });
-          else if (kept !== '') pieces.push({ text: decodeEntities(kept) });
+          if (kept === undefined)
+            pieces.push({ text: unchangedBlocks(text, decodeEntities(text)), lines: [start, stop] });
+          else if (kept !== '') pieces.push({ text: unchangedBlocks(kept, decodeEntities(kept)) });
         }
         break;
       }
       case 'bullet_list_open':
       case 'ordered_list_open':
         if (isTableOfContents(block)) break;
-        pieces.push({ text: decodeOutsideCode(lines, start, stop, code), lines: [start, stop] });
+        pieces.push({ text: unchangedBlocks(text, decodeOutsideCode(lines, start, stop, code)), lines: [start, stop] });
         break;
       default:
         // Tables, block quotes and anything else: kept, with their character references decoded.
-        pieces.push({ text: decodeOutsideCode(lines, start, stop, code), lines: [start, stop] });
+        pieces.push({ text: unchangedBlocks(text, decodeOutsideCode(lines, start, stop, code)), lines: [start, stop] });
     }
   }
   gapPieces(lines, covered, lines.length, pieces);
@@ -224,11 +225,11 @@ function hasRealHtml(children: readonly Token[]): boolean {
 }
 
 // What may stand between the links of a navigation line: spaces (no-break ones too) and the usual separators.
-const SEPARATORS = /^[\s•·|/\u2013\u2014-]*$/u;
+const SEPARATORS = /^[\s\u200b-\u200d\u2060\ufeff•·|/\u2013\u2014-]*$/u;
 // Emphasis around a link or inside one (`**[Website](…)**`, `[**Docs**](…)`) is markup, not words.
 const MARKUP = new Set(['strong_open', 'strong_close', 'em_open', 'em_close', 's_open', 's_close', 'softbreak']);
 
-type LineKind = 'images' | 'links' | 'text';
+type LineKind = 'blank' | 'images' | 'links' | 'text';
 
 /**
  * What one line of a paragraph is made of:
@@ -239,11 +240,14 @@ type LineKind = 'images' | 'links' | 'text';
  * - `links`: two or more links with nothing but separators between them (a
  *   navigation line: `[Docs](…) • [Discord](…)`). Its words are the names of
  *   other pages; one link alone is kept, since a sentence can be a link.
+ * - `blank`: spaces only, typed as references (`&nbsp;`) to space the page
+ *   out by hand.
  * - `text`: anything with a word of its own, code or HTML. Kept.
  */
 function lineKind(children: readonly Token[]): LineKind {
   let images = 0;
   let textLinks = 0;
+  let separators = false;
   for (let i = 0; i < children.length; i++) {
     const token = children[i] as Token;
     if (token.type === 'image') images += 1;
@@ -262,8 +266,10 @@ function lineKind(children: readonly Token[]): LineKind {
       i = j;
     } else if (token.type === 'text') {
       if (!SEPARATORS.test(token.content)) return 'text';
+      if (token.content !== '' && !BLANK.test(token.content)) separators = true;
     } else if (!MARKUP.has(token.type) && token.type !== 'hardbreak') return 'text';
   }
+  if (images + textLinks === 0) return separators ? 'text' : 'blank';
   if (images > 0 && textLinks === 0) return 'images';
   if (images + textLinks >= 2) return 'links';
   return 'text';
@@ -374,6 +380,25 @@ function join(pieces: readonly Piece[]): string {
   return out;
 }
 
+/**
+ * `decoded` if it parses as the same blocks as `text`, else `text`. Decoding
+ * removes layout spaces, and markdown is whitespace-sensitive in corners (a
+ * line left as a lone `</a>` is an HTML block; one left empty ends a list
+ * item): where decoding would change what a block is, the block stays as
+ * written, references and all.
+ */
+function unchangedBlocks(text: string, decoded: string): string {
+  if (decoded === text) return text;
+  const { markdown } = libs();
+  const shape = (source: string) =>
+    markdown
+      .parse(source, {})
+      .filter((token) => token.type !== 'inline')
+      .map((token) => token.type)
+      .join(' ');
+  return shape(decoded) === shape(text) ? decoded : text;
+}
+
 /** The block's lines [start, stop) with references decoded, except on code lines (a fence inside a list item). */
 function decodeOutsideCode(lines: readonly string[], start: number, stop: number, code: readonly boolean[]): string {
   const out: string[] = [];
@@ -416,22 +441,12 @@ function hasSyntax(text: string): boolean {
  */
 function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
-  let out = '';
-  let last = 0;
-  for (const literal of text.matchAll(LITERAL)) {
-    out += decodeProse(text.slice(last, literal.index));
-    out += literal[0];
-    last = literal.index + literal[0].length;
-  }
-  return out + decodeProse(text.slice(last));
-}
-
-function decodeProse(text: string): string {
-  if (!text.includes('&')) return text;
   const { decodeHTML } = libs();
+  const literals = [...text.matchAll(LITERAL)].map((m) => [m.index, m.index + m[0].length] as const);
   return text.replace(
     REFERENCE_RUN,
     (run: string, before: string, references: string, offset: number, whole: string): string => {
+      if (literals.some(([start, end]) => offset >= start && offset < end)) return run;
       let blank = false;
       const decoded = references.replace(REFERENCE, (reference) => {
         const character = decodeHTML(reference);
@@ -461,7 +476,11 @@ function layoutSpaces(run: string, before: string, spaced: string, offset: numbe
   const end = offset + run.length;
   const atStart = offset === 0 || whole[offset - 1] === '\n';
   const atEnd = end === whole.length || whole[end] === '\n';
-  if (atStart && !atEnd && hasSyntax(whole[end] as string)) return run;
+  // A line of nothing else (but a quote's or a list item's marker) stays as written: emptied, it would end the
+  // paragraph, item or quote it stands in.
+  const lineStart = whole.lastIndexOf('\n', offset - 1) + 1;
+  if (atEnd && /^[\s>*+\-\d.)]*$/.test(whole.slice(lineStart, offset))) return run;
+  if (atStart && hasSyntax(whole[end] as string)) return run;
   let out = `${before}${spaced}`.replace(/[ \t]+/g, ' ');
   if (atStart) out = before + out.trimStart();
   if (atEnd) out = out.trimEnd();
