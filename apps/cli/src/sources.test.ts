@@ -262,7 +262,7 @@ describe('docs sync', () => {
     ]);
     expect(result.skipped).toEqual([
       { library: 'absent', reason: 'not installed (run the install command of your package manager)' },
-      { library: 'empty@2.0.0', reason: 'no README, docs folder or documented type declarations' },
+      { library: 'empty@2.0.0', reason: 'no README, docs folder or type declarations' },
     ]);
     expect(result.failed).toEqual([]);
     const answer = await json('search', 'wombat renderer');

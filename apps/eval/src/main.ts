@@ -20,6 +20,7 @@ import { PackageStore, parsePackageSpec } from '@docs/store';
 import { type GoldEntry, isHit, type QueryScore, type RankedEntry, scoreQuery, summarise } from './metrics.js';
 import { type GradedPage, type PageScore, scorePages } from './pages.js';
 import { readAlternatives, withAlternatives } from './phrasings.js';
+import { runProject } from './project.js';
 import { weakMatchCheck } from './weak.js';
 
 interface Question {
@@ -37,7 +38,9 @@ function usage(): string {
     'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
     '       [--min-section-tokens N] [--max-section-tokens N] [--embed <model>] [--rerank <model>] [--mode lexical|hybrid]\n' +
     '       [--alternatives <file.jsonl>]... [--weak-check]\n' +
-    `       ranking: [--weights title,headings,heading,body] [--no-synonyms] [--fusion convex|rrf] ${knobs}`
+    `       ranking: [--weights title,headings,heading,body] [--no-synonyms] [--fusion convex|rrf] ${knobs}\n` +
+    '       pnpm eval --project <dir> [--questions <file.jsonl>] [--out results.json] [--store <dir>] [ranking flags]\n' +
+    '       (what `docs sync --dev` builds for the project, timed, then its questions; default <dir>/questions.jsonl)'
   );
 }
 
@@ -46,6 +49,9 @@ async function main(): Promise<number> {
     options: {
       corpus: { type: 'string' },
       queries: { type: 'string', multiple: true },
+      // A real project: what `docs sync --dev` builds for it, asked its questions (default <dir>/questions.jsonl).
+      project: { type: 'string' },
+      questions: { type: 'string' },
       out: { type: 'string' },
       external: { type: 'string' },
       'external-out': { type: 'string' },
@@ -69,9 +75,18 @@ async function main(): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || ((!values.corpus || !values.queries?.length) && !values.external)) {
+  if (values.help || ((!values.corpus || !values.queries?.length) && !values.external && !values.project)) {
     process.stderr.write(`${usage()}\n`);
     return values.help ? 0 : 2;
+  }
+  if (values.project) {
+    return runProject({
+      project: values.project,
+      ...(values.questions ? { questions: values.questions } : {}),
+      ...(values.out ? { out: values.out } : {}),
+      ...(values.store ? { store: values.store } : {}),
+      search: rankingOptions(values),
+    });
   }
   const corpus = values.corpus ? path.resolve(values.corpus) : undefined;
   const home = values.store ? path.resolve(values.store) : await mkdtemp(path.join(tmpdir(), 'docs-eval-'));

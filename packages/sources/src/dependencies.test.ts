@@ -124,8 +124,8 @@ describe('stageDependencyDocs', () => {
       ]);
       const api = await readFile(path.join(staged.value.root, 'api.md'), 'utf8');
       expect(api).toContain('# alpha API');
-      expect(api).toContain('## render\n\nRenders a widget.');
-      expect(api).toContain('## extra\n\nExtra helper.');
+      expect(api).toContain("## render\n\n`import { render } from 'alpha'` · function\n\nRenders a widget.");
+      expect(api).toContain("## extra\n\n`import { extra } from 'alpha'` · variable\n\nExtra helper.");
     } finally {
       await staged.value.dispose();
     }
@@ -148,7 +148,7 @@ describe('stageDependencyDocs', () => {
     expect(await stagedFiles('beta')).toEqual(['readme.markdown']);
     expect(await stagedFiles('gamma')).toEqual(['README.md']);
     expect(await stagedFiles('@scope/opt')).toEqual(['api.md']);
-    expect(await stagedFiles('bare')).toBe('no README, docs folder or documented type declarations');
+    expect(await stagedFiles('bare')).toBe('no README, docs folder or type declarations');
     expect(await readdir(temp)).toEqual([]);
   });
 });

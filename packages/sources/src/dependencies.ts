@@ -17,6 +17,11 @@ export interface InstalledDependency {
   readonly description?: string;
   /** The project's packages that install it (their paths, `.` for the root), at a workspace root. */
   readonly usedBy?: readonly string[];
+  /**
+   * The `@types/…` package installed beside it (`@types/express` for `express`), found as TypeScript finds it:
+   * its declarations document this package where it ships none of its own.
+   */
+  readonly types?: { readonly name: string; readonly version: string; readonly dir: string };
 }
 
 /** A dependency that will not be built, and why. */
@@ -154,6 +159,7 @@ async function packageDependencies(
       continue;
     }
     const description = installedManifest?.description;
+    const types = name.startsWith('@types/') ? undefined : await typesPackage(from, name);
     installed.push({
       name,
       version,
@@ -161,9 +167,34 @@ async function packageDependencies(
       ecosystem: 'npm',
       dev: isDev,
       ...(typeof description === 'string' && description !== '' ? { description } : {}),
+      ...(types ? { types } : {}),
     });
   }
-  return { installed, skipped };
+  // `@types/express` documents `express`, at express's version: not a library of its own beside it.
+  const joined = new Map(installed.flatMap((d) => (d.types ? [[d.types.dir, d] as const] : [])));
+  return {
+    installed: installed.filter((d) => !joined.has(d.dir)),
+    skipped: [
+      ...skipped,
+      ...installed.flatMap((d) => {
+        const runtime = joined.get(d.dir);
+        return runtime
+          ? [{ name: d.name, version: d.version, reason: `its types document ${runtime.name}@${runtime.version}` }]
+          : [];
+      }),
+    ],
+  };
+}
+
+/** The `@types/…` package TypeScript would read for `name` from `from` (`@scope/pkg` → `@types/scope__pkg`), if installed. */
+async function typesPackage(
+  from: string,
+  name: string,
+): Promise<{ name: string; version: string; dir: string } | undefined> {
+  const typesName = `@types/${name.startsWith('@') ? name.slice(1).replace('/', '__') : name}`;
+  const dir = await resolvePackageFolder(from, typesName);
+  const version = dir === undefined ? undefined : (await readJson(path.join(dir, 'package.json')))?.version;
+  return dir !== undefined && typeof version === 'string' ? { name: typesName, version, dir } : undefined;
 }
 
 function compareText(a: string, b: string): number {
@@ -171,7 +202,7 @@ function compareText(a: string, b: string): number {
 }
 
 /** The folder of an installed package as Node finds it: `node_modules/<name>` here or in a parent, symlinks resolved. */
-async function resolvePackageFolder(from: string, name: string): Promise<string | undefined> {
+export async function resolvePackageFolder(from: string, name: string): Promise<string | undefined> {
   let dir = from;
   for (;;) {
     if (path.basename(dir) !== 'node_modules') {

@@ -1,8 +1,8 @@
 import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
-import { declarationsToMarkdown, documentedDeclarations } from './dts.js';
 import { cleanReadme } from './readme.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
@@ -12,9 +12,9 @@ import { findDocFiles } from './walk.js';
 export interface StageOptions {
   /** Also document the package's API from the JSDoc comments in its `.d.ts` files. @default true */
   readonly types?: boolean;
-  /** Declaration files followed from the types entry (through `export … from`). @default 200 */
+  /** Declaration files read for the API pages (the package's, its types package's and their dependencies'). @default 1000 */
   readonly maxTypeFiles?: number;
-  /** Bytes of declaration files read. @default 8 MiB */
+  /** Bytes of declaration files read. @default 16 MiB */
   readonly maxTypeBytes?: number;
 }
 
@@ -29,9 +29,11 @@ const PACKAGE_DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
 /**
  * Gathers what an installed dependency ships as documentation into a
  * temporary folder: its README, its docs folder (`docs/`, `doc/` or
- * `documentation/`), and an `api.md` written from the JSDoc comments of its
- * type declarations; for a Python distribution, the long description in its
- * METADATA. A dependency with none of these is a result with the reason, not
+ * `documentation/`), and API pages read from its type declarations with the
+ * TypeScript compiler, one per entry point (`api.md` for the root,
+ * `api/v4.md` for `zod/v4`), from its `@types/…` package where it ships none
+ * (`dependency.types`); for a Python distribution, the long description in
+ * its METADATA. A dependency with none of these is a result with the reason, not
  * an error. Call `dispose()` on the staged source when done.
  *
  * @example
@@ -49,17 +51,17 @@ export async function stageDependencyDocs(
         ? await stagePython(dependency, dir)
         : await stageNpm(dependency, dir, {
             types: options.types ?? true,
-            maxFiles: options.maxTypeFiles ?? 200,
-            maxBytes: options.maxTypeBytes ?? 8 * 1024 * 1024,
+            maxFiles: options.maxTypeFiles ?? 1000,
+            maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
           });
-    if (staged.length === 0) {
+    if (staged.files.length === 0) {
       await dispose();
       return {
         ok: false,
         error:
           dependency.ecosystem === 'python'
             ? 'no long description in its METADATA'
-            : 'no README, docs folder or documented type declarations',
+            : 'no README, docs folder or type declarations',
       };
     }
     return {
@@ -70,8 +72,8 @@ export async function stageDependencyDocs(
         name: dependency.name,
         version: dependency.version,
         ...(dependency.description ? { description: dependency.description } : {}),
-        source: `${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.name}@${dependency.version}`,
-        warnings: [],
+        source: provenance(dependency, staged.fromTypes),
+        warnings: staged.warnings,
         skipped: [],
         dispose,
       },
@@ -82,11 +84,26 @@ export async function stageDependencyDocs(
   }
 }
 
+/** What staging wrote: the files, whether an API page came from the `@types/…` package, and what fell short. */
+interface Staged {
+  readonly files: readonly string[];
+  readonly fromTypes: boolean;
+  readonly warnings: readonly string[];
+}
+
+/** Where the staged docs come from: `npm:express@5.1.0, types from npm:@types/express@5.0.3`. */
+function provenance(dependency: InstalledDependency, fromTypes: boolean): string {
+  const own = `${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.name}@${dependency.version}`;
+  return dependency.types && fromTypes
+    ? `${own}, types from npm:${dependency.types.name}@${dependency.types.version}`
+    : own;
+}
+
 async function stageNpm(
   dependency: InstalledDependency,
   dir: string,
   types: { types: boolean; maxFiles: number; maxBytes: number },
-): Promise<string[]> {
+): Promise<Staged> {
   const staged: string[] = [];
   const entries = await readdir(dependency.dir, { withFileTypes: true });
   const readme = entries.find((e) => e.isFile() && README.test(e.name));
@@ -111,120 +128,25 @@ async function stageNpm(
     break;
   }
   if (types.types) {
-    const api = await typeDocs(dependency, types.maxFiles, types.maxBytes);
-    if (api !== undefined) {
-      await writeFile(path.join(dir, 'api.md'), api);
-      staged.push('api.md');
+    const api = await packageApi(dependency, dependency.types, { maxFiles: types.maxFiles, maxBytes: types.maxBytes });
+    for (const page of api.pages) {
+      const target = path.join(dir, ...page.file.split('/'));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, page.markdown);
+      staged.push(page.file);
     }
+    return { files: staged, fromTypes: api.fromTypes, warnings: api.warnings };
   }
-  return staged;
+  return { files: staged, fromTypes: false, warnings: [] };
 }
 
-async function stagePython(dependency: InstalledDependency, dir: string): Promise<string[]> {
+async function stagePython(dependency: InstalledDependency, dir: string): Promise<Staged> {
   const metadata = await readFile(path.join(dependency.dir, 'METADATA'), 'utf8').catch(() => '');
   const { headers, description } = parseMetadata(metadata);
-  if (description === '' || description === 'UNKNOWN') return [];
+  if (description === '' || description === 'UNKNOWN') return { files: [], fromTypes: false, warnings: [] };
   // Core metadata: without a content type the description is reStructuredText.
   const type = headers.get('description-content-type')?.toLowerCase() ?? 'text/x-rst';
   const file = type.includes('markdown') ? 'README.md' : type.includes('plain') ? 'README.txt' : 'README.rst';
   await writeFile(path.join(dir, file), description);
-  return [file];
-}
-
-/** The package's documented API as markdown, from its types entry and the files it re-exports; undefined when none is documented. */
-async function typeDocs(
-  dependency: InstalledDependency,
-  maxFiles: number,
-  maxBytes: number,
-): Promise<string | undefined> {
-  const manifest = JSON.parse(await readFile(path.join(dependency.dir, 'package.json'), 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  const entries = typesEntries(manifest);
-  const candidates = entries.length > 0 ? entries : ['index.d.ts'];
-  const queue: string[] = [];
-  for (const candidate of candidates) {
-    const file = path.resolve(dependency.dir, candidate);
-    if (insidePackage(dependency.dir, file) && (await isFile(file))) queue.push(file);
-  }
-  const seen = new Set<string>(queue);
-  const declarations = [];
-  let bytes = 0;
-  for (let i = 0; i < queue.length && i < maxFiles; i++) {
-    const file = queue[i] as string;
-    const size = (await stat(file)).size;
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    const source = await readFile(file, 'utf8');
-    declarations.push(...documentedDeclarations(source));
-    for (const match of source.matchAll(
-      /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["'](\.{1,2}\/[^"']+)["']/g,
-    )) {
-      const target = await declarationFile(path.dirname(file), match[1] as string);
-      if (target && !seen.has(target) && insidePackage(dependency.dir, target)) {
-        seen.add(target);
-        queue.push(target);
-      }
-    }
-  }
-  if (declarations.length === 0) return undefined;
-  return declarationsToMarkdown(`${dependency.name} API`, declarations);
-}
-
-/**
- * The type entry points of a package.json: `types`/`typings`, the `types`
- * condition of its `"."` export, then those of its other exports (`./client`,
- * `./server`), which are public API too.
- */
-function typesEntries(manifest: Record<string, unknown>): string[] {
-  const entries: string[] = [];
-  for (const field of ['types', 'typings']) {
-    if (typeof manifest[field] === 'string') entries.push(manifest[field]);
-  }
-  const exports = manifest.exports;
-  if (typeof exports === 'object' && exports !== null && !Array.isArray(exports)) {
-    const map = exports as Record<string, unknown>;
-    const subpaths = Object.keys(map).some((key) => key.startsWith('.')) ? Object.entries(map) : [['.', map] as const];
-    for (const [subpath, target] of subpaths) {
-      if (subpath.includes('*') || subpath === './package.json') continue;
-      const found = findTypesCondition(target, 0);
-      if (found) entries.push(found);
-    }
-  }
-  return [...new Set(entries)];
-}
-
-function findTypesCondition(value: unknown, depth: number): string | undefined {
-  if (typeof value !== 'object' || value === null || depth > 4) return undefined;
-  const record = value as Record<string, unknown>;
-  if (typeof record.types === 'string') return record.types;
-  for (const key of ['import', 'default', 'require', 'node']) {
-    const found = findTypesCondition(record[key], depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** The declaration file an `export … from './x.js'` means: x.d.ts, x.d.mts, x.d.cts or x/index.d.ts. */
-async function declarationFile(from: string, specifier: string): Promise<string | undefined> {
-  const base = path.resolve(from, specifier);
-  const stem = base.replace(/\.(?:[cm]?js|d\.[cm]?ts|[cm]?ts)$/, '');
-  const flavour = /\.cjs$/.test(base)
-    ? ['.d.cts', '.d.ts']
-    : /\.mjs$/.test(base)
-      ? ['.d.mts', '.d.ts']
-      : ['.d.ts', '.d.mts', '.d.cts'];
-  for (const candidate of [...flavour.map((ext) => `${stem}${ext}`), path.join(base, 'index.d.ts')]) {
-    if (await isFile(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function insidePackage(dir: string, file: string): boolean {
-  return file.startsWith(`${dir}${path.sep}`);
-}
-
-async function isFile(file: string): Promise<boolean> {
-  return (await stat(file).catch(() => undefined))?.isFile() === true;
+  return { files: [file], fromTypes: false, warnings: [] };
 }

@@ -1,0 +1,294 @@
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProjectDependencies } from '../dependencies.js';
+import { stageDependencyDocs } from '../dependency-docs.js';
+import { packageApi } from './index.js';
+
+// One small installed package per layout the API pages must read: an exports map with subpaths, types beside `main`,
+// an `@types/…` package with a type package of its own, a dual v3/v4 layout, a re-export from a dependency
+// (monorepo packages), `typesVersions` alone, and a package whose declarations reach outside it.
+let dir: string;
+let project: string;
+const limits = { maxFiles: 1000, maxBytes: 16 * 1024 * 1024 };
+
+async function write(root: string, files: Record<string, string | object>): Promise<void> {
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'docs-api-test-'));
+  project = path.join(dir, 'project');
+  await write(project, {
+    'package.json': {
+      name: 'app',
+      dependencies: { webby: '1', kyso: '1', expressive: '5', dual: '3', runner: '2', legacy: '1', escape: '1' },
+      devDependencies: { '@types/expressive': '5' },
+    },
+    // An exports map with subpaths, each with a `types` condition; `export *`, `export { } from` and import + export.
+    'node_modules/webby/package.json': {
+      name: 'webby',
+      version: '4.6.0',
+      exports: {
+        '.': { types: './dist/types/index.d.ts', import: './dist/index.js' },
+        './logger': { types: './dist/types/logger/index.d.ts', import: './dist/logger/index.js' },
+        './utils/*': { types: './dist/types/utils/*.d.ts', import: './dist/utils/*.js' },
+        './package.json': './package.json',
+      },
+    },
+    'node_modules/webby/dist/types/index.d.ts':
+      "export * from './app.js';\nexport { helper as assist } from './helper.js';\nimport { Context } from './context.js';\nexport { Context };\n",
+    'node_modules/webby/dist/types/app.d.ts': `/** The application. */
+export declare class App {
+    /** Creates an app. */
+    constructor(options?: { strict: boolean });
+    /** Adds a route. */
+    get(path: string, handler: () => void): this;
+    /** Adds a route for every method. */
+    all(path: string): this;
+    all(path: string, handler: () => void): this;
+    /** @internal */
+    secret(): void;
+    private hidden;
+    protected guarded(): void;
+    _private: number;
+}
+/**
+ * Old name of {@link App}.
+ * @deprecated Use {@link App} instead.
+ */
+export declare const Webby: typeof App;
+`,
+    'node_modules/webby/dist/types/helper.d.ts': '/** Helps. */\nexport declare function helper(): void;\n',
+    'node_modules/webby/dist/types/context.d.ts':
+      '/** A request context. */\nexport interface Context {\n    /** Sends JSON. */\n    json(value: unknown): Response;\n}\ninterface Response {}\n',
+    'node_modules/webby/dist/types/logger/index.d.ts': `/**
+ * Logger middleware.
+ * @param prefix - what each line starts with
+ * @returns the middleware
+ * @example
+ * app.use(logger('>'))
+ */
+export declare const logger: (prefix?: string) => () => void;
+`,
+    // No types field: declarations beside the JS files the exports map names.
+    'node_modules/kyso/package.json': {
+      name: 'kyso',
+      version: '0.27.6',
+      main: 'dist/cjs/index.js',
+      exports: { '.': { import: './dist/esm/index.js', require: './dist/cjs/index.js' } },
+    },
+    'node_modules/kyso/dist/esm/index.js': 'export {};\n',
+    'node_modules/kyso/dist/esm/index.d.ts': "export * from './kysely.js';\n",
+    'node_modules/kyso/dist/esm/kysely.d.ts':
+      '/** The database. */\nexport declare class Kysely {\n    /** Runs the callback in a transaction. */\n    transaction(): TransactionBuilder;\n}\nexport interface TransactionBuilder {}\n',
+    // A runtime package without types, typed by @types/expressive, which extends a type package of its own.
+    'node_modules/expressive/package.json': { name: 'expressive', version: '5.1.0', main: 'index.js' },
+    'node_modules/expressive/index.js': 'module.exports = () => {};\n',
+    'node_modules/expressive/README.md': '# Expressive\n\nFast web framework.\n',
+    'node_modules/@types/expressive/package.json': {
+      name: '@types/expressive',
+      version: '5.0.3',
+      types: 'index.d.ts',
+      dependencies: { '@types/expressive-core': '*' },
+    },
+    'node_modules/@types/expressive/index.d.ts': `import * as core from "expressive-core";
+/** Creates an application. */
+declare function e(): core.Express;
+declare namespace e {
+    /** Parses JSON bodies. */
+    var json: () => void;
+    interface Response extends core.Response {}
+}
+export = e;
+`,
+    'node_modules/@types/expressive-core/package.json': {
+      name: '@types/expressive-core',
+      version: '5.0.0',
+      types: 'index.d.ts',
+    },
+    'node_modules/@types/expressive-core/index.d.ts': `export interface Express {}
+export interface Response {
+    /** Set cookie \`name\` to \`val\`. */
+    cookie(name: string, val: string): this;
+}
+`,
+    // The same class name at the root (v3) and at ./v4.
+    'node_modules/dual/package.json': {
+      name: 'dual',
+      version: '3.25.76',
+      types: './index.d.cts',
+      exports: {
+        '.': { types: './index.d.cts', require: './index.cjs' },
+        './v4': { types: './v4/index.d.cts', require: './v4/index.cjs' },
+      },
+    },
+    'node_modules/dual/index.d.cts':
+      'import * as z from "./v3/external.cjs";\nexport * from "./v3/external.cjs";\nexport { z };\nexport default z;\n',
+    'node_modules/dual/v3/external.d.cts':
+      'export declare class ZodString {\n    email(message?: string): ZodString;\n}\nexport declare function string(): ZodString;\n',
+    'node_modules/dual/v4/index.d.cts':
+      'export declare class ZodString {\n    /** @deprecated Use `z.email()` instead. */\n    email(params?: string): this;\n}\n/** Validates an email address. */\nexport declare function email(): ZodString;\n',
+    // The API re-exported from a dependency, as a monorepo's packages do.
+    'node_modules/runner/package.json': {
+      name: 'runner',
+      version: '2.1.9',
+      types: './dist/index.d.ts',
+      dependencies: { '@runner/spy': '2.1.9' },
+    },
+    'node_modules/runner/dist/index.d.ts': "export { fn } from '@runner/spy';\n",
+    'node_modules/@runner/spy/package.json': { name: '@runner/spy', version: '2.1.9', types: 'index.d.ts' },
+    'node_modules/@runner/spy/index.d.ts':
+      '/** Creates a mock function. */\nexport declare function fn(): () => void;\n',
+    // typesVersions without an exports map.
+    'node_modules/legacy/package.json': {
+      name: 'legacy',
+      version: '1.0.0',
+      typesVersions: { '*': { extra: ['./types/extra.d.ts'] } },
+      types: './types/index.d.ts',
+    },
+    'node_modules/legacy/types/index.d.ts': '/** The main thing. */\nexport declare function main(): void;\n',
+    'node_modules/legacy/types/extra.d.ts': '/** The extra thing. */\nexport declare function extra(): void;\n',
+    // Declarations that reach outside the package: a reference path and a symlink.
+    'node_modules/escape/package.json': { name: 'escape', version: '1.0.0', types: 'index.d.ts' },
+    'node_modules/escape/index.d.ts':
+      '/// <reference path="../../../outside.d.ts" />\nexport * from "./linked.js";\n/** Inside. */\nexport declare function inside(): void;\n',
+  });
+  await write(dir, { 'outside.d.ts': '/** Outside. */\ndeclare function outside(): void;\n' });
+  await write(dir, {
+    'elsewhere/linked.d.ts': '/** Linked from outside. */\nexport declare function linked(): void;\n',
+  });
+  await symlink(path.join(dir, 'elsewhere/linked.d.ts'), path.join(project, 'node_modules/escape/linked.d.ts'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const folder = (name: string) => ({ name, dir: path.join(project, 'node_modules', ...name.split('/')) });
+
+async function pages(name: string, types?: string) {
+  const api = await packageApi(folder(name), types ? folder(types) : undefined, limits);
+  return Object.fromEntries(api.pages.map((page) => [page.file, page.markdown]));
+}
+
+describe('packageApi', () => {
+  it('documents each entry point of an exports map on a page of its own, with how to import each export', async () => {
+    const found = await pages('webby');
+    expect(Object.keys(found)).toEqual(['api.md', 'api/logger.md']);
+    const root = found['api.md'] ?? '';
+    expect(root).toMatch(/^# webby API\n/);
+    expect(root).toContain("## App\n\n`import { App } from 'webby'` · class\n\nThe application.");
+    // Re-exported under another name, and imported then exported.
+    expect(root).toContain("## assist\n\n`import { assist } from 'webby'` · function\n\nHelps.");
+    expect(root).toContain("## Context\n\n`import type { Context } from 'webby'` · interface");
+    expect(root).toContain(
+      "### Context.json\n\nMethod of `Context` · `import type { Context } from 'webby'`\n\nSends JSON.",
+    );
+    const logger = found['api/logger.md'] ?? '';
+    expect(logger).toMatch(/^# webby\/logger API\n/);
+    expect(logger).toContain("## logger\n\n`import { logger } from 'webby/logger'` · variable\n\nLogger middleware.");
+    expect(logger).toContain('- `prefix`: what each line starts with');
+    expect(logger).toContain('Returns: the middleware');
+    expect(logger).toContain("Example:\n\n```ts\napp.use(logger('>'))\n```");
+  });
+
+  it('keeps members under their owner, overloads together, and leaves out what is private or internal', async () => {
+    const root = (await pages('webby'))['api.md'] ?? '';
+    const headings = root.match(/^#{2,3} .*/gm);
+    expect(headings).toEqual([
+      '## App',
+      '### App.constructor',
+      '### App.get',
+      '### App.all',
+      '## Webby',
+      '## assist',
+      '## Context',
+      '### Context.json',
+    ]);
+    expect(root).toContain('```ts\nall(path: string): this;\nall(path: string, handler: () => void): this;\n```');
+    expect(root).toContain('Deprecated: Use `App` instead.');
+  });
+
+  it('reads the declarations beside the JS file when the package names none', async () => {
+    const root = (await pages('kyso'))['api.md'] ?? '';
+    expect(root).toContain('### Kysely.transaction\n\nMethod of `Kysely`');
+    expect(root).toContain('Runs the callback in a transaction.');
+  });
+
+  it('documents a package from its @types package, following the type package that declares the members', async () => {
+    const api = await packageApi(folder('expressive'), folder('@types/expressive'), limits);
+    expect(api.fromTypes).toBe(true);
+    const root = api.pages[0]?.markdown ?? '';
+    expect(api.pages.map((p) => p.file)).toEqual(['api.md']);
+    expect(root).toMatch(/^# expressive API\n/);
+    expect(root).toContain(
+      "## expressive\n\n`import expressive from 'expressive'` · function\n\nCreates an application.",
+    );
+    expect(root).toContain('### expressive.json');
+    expect(root).toContain('### expressive.Response.cookie');
+    expect(root).toContain('Set cookie `name` to `val`.');
+  });
+
+  it('keeps a dual layout apart: the root and ./v4 each document their own class under their own import path', async () => {
+    const found = await pages('dual');
+    expect(Object.keys(found)).toEqual(['api.md', 'api/v4.md']);
+    expect(found['api.md']).toContain(
+      "### ZodString.email\n\nMethod of `ZodString` · `import { ZodString } from 'dual'`",
+    );
+    expect(found['api.md']).not.toContain('Deprecated');
+    expect(found['api.md']).toContain("## z\n\n`import { z } from 'dual'` · namespace");
+    expect(found['api/v4.md']).toContain(
+      "### ZodString.email\n\nMethod of `ZodString` · `import { ZodString } from 'dual/v4'`\n\nDeprecated: Use `z.email()` instead.",
+    );
+    expect(found['api/v4.md']).toContain("## email\n\n`import { email } from 'dual/v4'` · function");
+  });
+
+  it('follows a re-export into a dependency, and typesVersions where there is no exports map', async () => {
+    expect((await pages('runner'))['api.md']).toContain(
+      "## fn\n\n`import { fn } from 'runner'` · function\n\nCreates a mock function.",
+    );
+    const legacy = await pages('legacy');
+    expect(Object.keys(legacy)).toEqual(['api.md', 'api/extra.md']);
+    expect(legacy['api/extra.md']).toContain("## extra\n\n`import { extra } from 'legacy/extra'`");
+  });
+
+  it('reads nothing outside the package, through a reference path or a symlink', async () => {
+    const root = (await pages('escape'))['api.md'] ?? '';
+    expect(root).toContain('## inside');
+    expect(root).not.toContain('outside');
+    expect(root).not.toContain('linked');
+  });
+
+  it('stops at the limits with a warning', async () => {
+    const api = await packageApi(folder('webby'), undefined, { maxFiles: 2, maxBytes: limits.maxBytes });
+    expect(api.warnings).toEqual(['the API page stops at 2 declaration files or 16777216 bytes']);
+  });
+});
+
+describe('@types joined to their package', () => {
+  it('lists @types/x as the types of x, not a library of its own, and records it in the provenance', async () => {
+    const found = await findProjectDependencies(project, { dev: true });
+    expect(found.installed.map((d) => d.name)).not.toContain('@types/expressive');
+    const expressive = found.installed.find((d) => d.name === 'expressive');
+    expect(expressive?.types).toMatchObject({ name: '@types/expressive', version: '5.0.3' });
+    expect(found.skipped).toContainEqual({
+      name: '@types/expressive',
+      version: '5.0.3',
+      reason: 'its types document expressive@5.1.0',
+    });
+    if (!expressive) throw new Error('expressive not found');
+    const staged = await stageDependencyDocs(expressive);
+    if (!staged.ok) throw new Error(staged.error);
+    try {
+      expect(staged.value.source).toBe('npm:expressive@5.1.0, types from npm:@types/expressive@5.0.3');
+      expect(await readFile(path.join(staged.value.root, 'api.md'), 'utf8')).toContain('expressive.Response.cookie');
+    } finally {
+      await staged.value.dispose();
+    }
+  });
+});

@@ -1,0 +1,321 @@
+import type TypeScript from 'typescript';
+import type { EntryPoint } from './entry-points.js';
+
+/** One documented part of a package's API: an export of an entry point, or a member of one. */
+export interface ApiSection {
+  /** The entry point it is imported from: `zod`, `zod/v4`, `hono/logger`. */
+  readonly importPath: string;
+  /** `email`; a member under its owner, `ZodString.email`; a member of an `export =` module, `express.json`. */
+  readonly name: string;
+  /** The export a member belongs to (`ZodString`); undefined for an export itself. */
+  readonly owner?: string;
+  /** What it is, in words: `function`, `class`, `method`, `property`, … */
+  readonly kind: string;
+  /** How to reach it: `import { z } from 'zod'`. For a member, its owner's import. */
+  readonly importLine: string;
+  /** Its declarations as written, without comments or bodies; overloads are several. */
+  readonly signatures: readonly string[];
+  /** The JSDoc comment's text (links as written: `{@link Tree}`). */
+  readonly doc: string;
+  /** The JSDoc tags, in order: `param`, `returns`, `example`, `deprecated`, … */
+  readonly tags: readonly { readonly name: string; readonly text: string }[];
+}
+
+// Tags that keep a declaration out of the public documentation.
+const HIDDEN_TAGS = new Set(['internal', 'hidden', 'ignore', 'private']);
+// A signature longer than this is cut: big generated types say nothing more to a reader past it.
+const MAX_SIGNATURE = 1500;
+// A member list past this (a DOM-sized interface) is cut: the first members are the ones written by hand.
+const MAX_MEMBERS = 250;
+
+/**
+ * The API the entry points export, one section per export and per public
+ * member of an exported class, interface or namespace, as TypeScript's
+ * checker sees them: `export *`, `export { … } from` and `import` + `export`
+ * followed to the declaration, `export =` modules as the default import with
+ * their namespace members, overloads together. An export reachable from
+ * several entry points is documented once, under the first (the package's
+ * root comes first), and a member inherited from an exported class or
+ * interface stays with that owner. Private, protected and `_`-named members
+ * and anything tagged `@internal`, `@hidden`, `@ignore` or `@private` are left
+ * out.
+ */
+export function apiSections(
+  ts: typeof TypeScript,
+  program: TypeScript.Program,
+  entries: readonly EntryPoint[],
+): ApiSection[] {
+  const checker = program.getTypeChecker();
+  const modules = entries.flatMap((entry) => {
+    const file = program.getSourceFile(entry.file);
+    const module = file === undefined ? undefined : checker.getSymbolAtLocation(file);
+    return module === undefined ? [] : [{ entry, module }];
+  });
+  // Who documents what: the first entry point that exports a symbol owns it.
+  const claimed = new Map<TypeScript.Symbol, string>();
+  const exportsOf = modules.map(({ entry, module }) => {
+    const exported = checker
+      .getExportsOfModule(module)
+      .map((symbol) => ({ symbol, target: resolved(ts, checker, symbol) }))
+      .filter(({ target }) => (target.declarations?.length ?? 0) > 0);
+    for (const { target } of exported) if (!claimed.has(target)) claimed.set(target, entry.importPath);
+    return exported;
+  });
+
+  const fileOrder = new Map(program.getSourceFiles().map((file, index) => [file.fileName, index]));
+  const sections: ApiSection[] = [];
+  const walker = new Walker(ts, checker, claimed);
+  for (const [index, { entry, module }] of modules.entries()) {
+    const exportEquals = module.exports?.get(ts.escapeLeadingUnderscores('export='));
+    const binding = bindingName(entry.importPath);
+    const local: ApiSection[] = [];
+    if (exportEquals !== undefined) {
+      const target = resolved(ts, checker, exportEquals);
+      if (claimed.get(target) !== entry.importPath || !(target.flags & ts.SymbolFlags.Module)) {
+        local.push(...walker.own(target, binding, entry.importPath, `import ${binding} from '${entry.importPath}'`));
+      }
+    }
+    const ordered = [...(exportsOf[index] ?? [])].sort(
+      (a, b) => position(a.target, fileOrder) - position(b.target, fileOrder),
+    );
+    for (const { symbol, target } of ordered) {
+      if (claimed.get(target) !== entry.importPath) continue;
+      const name = symbol.getName();
+      if (name === 'export=' || name.startsWith('_')) continue;
+      claimed.set(target, ''); // documented: a second alias of it (`default`) is not documented again
+      const isDefault = name === 'default';
+      const display =
+        exportEquals !== undefined ? `${binding}.${name}` : isDefault ? identifierOr(target.getName(), binding) : name;
+      const importLine =
+        exportEquals !== undefined
+          ? `import ${binding} from '${entry.importPath}'`
+          : isDefault
+            ? `import ${display} from '${entry.importPath}'`
+            : `import ${isTypeOnly(ts, target) ? 'type ' : ''}{ ${name} } from '${entry.importPath}'`;
+      local.push(...walker.document(target, display, entry.importPath, importLine));
+    }
+    sections.push(...local);
+  }
+  return sections;
+}
+
+class Walker {
+  constructor(
+    private readonly ts: typeof TypeScript,
+    private readonly checker: TypeScript.TypeChecker,
+    private readonly claimed: ReadonlyMap<TypeScript.Symbol, string>,
+  ) {}
+
+  /** An export: its own section, then its members' (class, interface, namespace). */
+  document(symbol: TypeScript.Symbol, name: string, importPath: string, importLine: string, depth = 0): ApiSection[] {
+    const { ts } = this;
+    const comment = this.comment(symbol);
+    if (comment === undefined) return [];
+    const declarations = symbol.declarations ?? [];
+    if (declarations.length === 1 && ts.isSourceFile(declarations[0] as TypeScript.Node)) {
+      // `export * as z from './x'` (or import + export): a namespace of another module's exports.
+      const members = this.checker.getExportsOfModule(symbol).filter((m) => !m.getName().startsWith('_'));
+      const own: ApiSection = {
+        importPath,
+        name,
+        kind: 'namespace',
+        importLine,
+        signatures: [],
+        doc: `The namespace of ${members.length} exports: \`${name}.<export>\` reaches each of them (${members
+          .slice(0, 12)
+          .map((m) => `\`${m.getName()}\``)
+          .join(', ')}${members.length > 12 ? ', …' : ''}).`,
+        tags: [],
+      };
+      const unclaimed = members
+        .map((member) => resolved(ts, this.checker, member))
+        .filter((target) => !this.claimed.has(target) && depth < 1);
+      return [own, ...unclaimed.flatMap((m) => this.document(m, `${name}.${m.getName()}`, importPath, importLine, 1))];
+    }
+    return [
+      ...this.own(symbol, name, importPath, importLine),
+      ...this.members(symbol, name, importPath, importLine, depth),
+    ];
+  }
+
+  /** The section of a symbol itself: every declaration's signature, its comment. */
+  own(symbol: TypeScript.Symbol, name: string, importPath: string, importLine: string, owner?: string): ApiSection[] {
+    const comment = this.comment(symbol);
+    if (comment === undefined) return [];
+    const signatures = [...new Set((symbol.declarations ?? []).map((d) => declarationText(this.ts, d)))].filter(
+      (text) => text !== '',
+    );
+    return [
+      {
+        importPath,
+        name,
+        ...(owner === undefined ? {} : { owner }),
+        kind: kindOf(this.ts, symbol),
+        importLine,
+        signatures,
+        ...comment,
+      },
+    ];
+  }
+
+  /** Public members of a class, interface or namespace, each under its owner's name. */
+  private members(
+    symbol: TypeScript.Symbol,
+    owner: string,
+    importPath: string,
+    importLine: string,
+    depth: number,
+  ): ApiSection[] {
+    const { ts, checker } = this;
+    const members: TypeScript.Symbol[] = [];
+    if (symbol.flags & ts.SymbolFlags.Class) {
+      const construct = symbol.members?.get(ts.InternalSymbolName.Constructor);
+      if (construct) members.push(construct);
+      for (const s of checker.getPropertiesOfType(checker.getTypeOfSymbol(symbol))) {
+        if (s.getName() !== 'prototype') members.push(s);
+      }
+    }
+    if (symbol.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)) {
+      members.push(...checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol)));
+    }
+    if (symbol.flags & (ts.SymbolFlags.ValueModule | ts.SymbolFlags.NamespaceModule) && depth < 1) {
+      for (const s of checker.getExportsOfModule(symbol)) {
+        const target = resolved(ts, checker, s);
+        if (!this.claimed.has(target) && !s.getName().startsWith('_')) {
+          members.push(target);
+        }
+      }
+    }
+    const sections: ApiSection[] = [];
+    const seen = new Set<TypeScript.Symbol>();
+    for (const member of members) {
+      if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member, symbol)) continue;
+      seen.add(member);
+      const name = member.getName() === ts.InternalSymbolName.Constructor ? 'constructor' : member.getName();
+      const qualified = `${owner}.${name}`;
+      if (member.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface | ts.SymbolFlags.Module)) {
+        sections.push(...this.document(member, qualified, importPath, importLine, depth + 1));
+      } else {
+        sections.push(...this.own(member, qualified, importPath, importLine, owner));
+      }
+    }
+    return sections;
+  }
+
+  /** A member worth a section: named, not private or protected, not `_`-named, and not one an exported owner documents. */
+  private isPublicMember(member: TypeScript.Symbol, owner: TypeScript.Symbol): boolean {
+    const { ts } = this;
+    const declaration = member.valueDeclaration ?? member.declarations?.[0];
+    if (declaration === undefined) return false;
+    const name = member.getName();
+    const isConstructor = name === ts.InternalSymbolName.Constructor;
+    if (!isConstructor && (name.startsWith('_') || name.startsWith('#'))) return false;
+    if (ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) {
+      return false;
+    }
+    // Inherited from an exported class or interface: documented there, not again under each subclass.
+    const parent = declaration.parent;
+    const parentName = parent && 'name' in parent ? (parent.name as TypeScript.Node | undefined) : undefined;
+    const parentSymbol = parentName ? this.checker.getSymbolAtLocation(parentName) : undefined;
+    return parentSymbol === undefined || parentSymbol === owner || !this.claimed.has(parentSymbol);
+  }
+
+  /** The comment of a symbol, or undefined when a tag hides it. */
+  private comment(symbol: TypeScript.Symbol): Pick<ApiSection, 'doc' | 'tags'> | undefined {
+    const { ts, checker } = this;
+    const tags = symbol.getJsDocTags(checker).map((tag) => ({
+      name: tag.name,
+      text: ts.displayPartsToString(tag.text).trim(),
+    }));
+    if (tags.some((tag) => HIDDEN_TAGS.has(tag.name))) return undefined;
+    return { doc: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(), tags };
+  }
+}
+
+/** The symbol an export stands for: aliases (`export { a } from`, `export *`) followed to the declaration. */
+function resolved(
+  ts: typeof TypeScript,
+  checker: TypeScript.TypeChecker,
+  symbol: TypeScript.Symbol,
+): TypeScript.Symbol {
+  if (!(symbol.flags & ts.SymbolFlags.Alias)) return symbol;
+  try {
+    return checker.getAliasedSymbol(symbol);
+  } catch {
+    return symbol;
+  }
+}
+
+/** A declaration's text as written: no comment before it, no body, no `export declare`; cut when very long. */
+export function declarationText(ts: typeof TypeScript, node: TypeScript.Declaration): string {
+  if (ts.isSourceFile(node)) return '';
+  const file = node.getSourceFile();
+  let start = node.getStart(file);
+  let end = node.getEnd();
+  let prefix = '';
+  if (ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node) || ts.isClassExpression(node)) {
+    end = node.members.pos - 1;
+  } else if (ts.isModuleDeclaration(node)) {
+    end = node.body ? node.body.getStart(file) : end;
+  } else if (ts.isVariableDeclaration(node)) {
+    const list = node.parent;
+    prefix = list.flags & ts.NodeFlags.Const ? 'const ' : list.flags & ts.NodeFlags.Let ? 'let ' : 'var ';
+  }
+  start = Math.min(start, end);
+  const text = prefix + dedent(file.text.slice(start, end)).replace(/^(?:(?:export|declare|default)\s+)+/, '');
+  const trimmed = text.trim();
+  return trimmed.length > MAX_SIGNATURE ? `${trimmed.slice(0, MAX_SIGNATURE)} …` : trimmed;
+}
+
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indents = lines
+    .slice(1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => /^\s*/.exec(l)?.[0].length ?? 0);
+  const cut = Math.min(...indents, Number.POSITIVE_INFINITY);
+  if (!Number.isFinite(cut) || cut === 0) return text;
+  // The first line starts at the declaration; the others keep their indentation relative to the body.
+  const base = Math.max(0, cut - 4);
+  return [lines[0], ...lines.slice(1).map((l) => l.slice(Math.min(base, /^\s*/.exec(l)?.[0].length ?? 0)))].join('\n');
+}
+
+function kindOf(ts: typeof TypeScript, symbol: TypeScript.Symbol): string {
+  const f = symbol.flags;
+  const S = ts.SymbolFlags;
+  if (f & S.Class) return 'class';
+  if (f & S.Constructor) return 'constructor';
+  if (f & S.Interface) return f & S.Variable ? 'interface and value' : 'interface';
+  if (f & S.Function) return 'function';
+  if (f & S.Method) return 'method';
+  if (f & S.Enum) return 'enum';
+  if (f & S.EnumMember) return 'enum member';
+  if (f & S.TypeAlias) return 'type';
+  if (f & S.Accessor) return 'accessor';
+  if (f & S.Property) return 'property';
+  if (f & S.Variable) return 'variable';
+  if (f & S.Module) return 'namespace';
+  return 'declaration';
+}
+
+function isTypeOnly(ts: typeof TypeScript, symbol: TypeScript.Symbol): boolean {
+  return (symbol.flags & ts.SymbolFlags.Value) === 0;
+}
+
+/** Where a symbol is declared, for ordering a page the way its source reads (file by file). */
+function position(symbol: TypeScript.Symbol, fileOrder: ReadonlyMap<string, number>): number {
+  const declaration = symbol.declarations?.[0];
+  if (declaration === undefined) return Number.MAX_SAFE_INTEGER;
+  return (fileOrder.get(declaration.getSourceFile().fileName) ?? 0) * 1e9 + declaration.pos;
+}
+
+/** The name a default import of an entry point takes: `express`, `p-limit` → `pLimit`, `@scope/a-b` → `aB`. */
+export function bindingName(importPath: string): string {
+  const last = importPath.split('/').at(-1) ?? importPath;
+  const camel = last.replace(/[^A-Za-z0-9_$]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
+  return /^[A-Za-z_$]/.test(camel) ? camel : `_${camel}`;
+}
+
+function identifierOr(name: string, fallback: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default' ? name : fallback;
+}
