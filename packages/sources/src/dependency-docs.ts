@@ -3,6 +3,7 @@ import path from 'node:path';
 import { packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
+import { cleanReadme } from './readme.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
 import { findDocFiles } from './walk.js';
@@ -108,7 +109,11 @@ async function stageNpm(
   const readme = entries.find((e) => e.isFile() && README.test(e.name));
   if (readme) {
     const target = path.extname(readme.name) === '' ? 'README.md' : readme.name;
-    await copyFile(path.join(dependency.dir, readme.name), path.join(dir, target));
+    const source = path.join(dependency.dir, readme.name);
+    // A markdown README is cleaned of its front page's badges and HTML (readme.ts); MDX, rst and others are copied.
+    if (/\.(?:md|markdown)$/i.test(target))
+      await writeFile(path.join(dir, target), cleanReadme(await readFile(source, 'utf8')));
+    else await copyFile(source, path.join(dir, target));
     staged.push(target);
   }
   for (const folder of PACKAGE_DOCS_FOLDERS) {

@@ -107,6 +107,20 @@ export function htmlToMarkdown(html: string, options: HtmlOptions = {}): HtmlDoc
   };
 }
 
+/**
+ * A fragment of HTML (a README's `<p align="center">` block, a `<table>`) as
+ * markdown, by the same Turndown rules as {@link htmlToMarkdown} but without
+ * Readability: a fragment is all content, and Readability would judge a short
+ * one (a row of links) to be page furniture and drop it. Scripts, styles and
+ * forms are still left out; comments are dropped. "" when nothing is left.
+ *
+ * @example
+ * htmlFragmentToMarkdown('<p align="center">A <b>fast</b> client</p>'); // → 'A **fast** client'
+ */
+export function htmlFragmentToMarkdown(html: string): string {
+  return turndown().turndown(html).trim();
+}
+
 function removeFurniture(document: DomElement): void {
   for (const element of Array.from(document.querySelectorAll(BOILERPLATE))) element.remove();
   for (const element of Array.from(document.querySelectorAll(OUTSIDE_CONTENT))) {
