@@ -123,6 +123,25 @@ describe('docs', () => {
     expect(docs('remove', 'pre').code).toBe(0);
   });
 
+  it('takes the highest semver version for a bare name, never a commit label; of commit labels the newest build', () => {
+    const add = (version: string) =>
+      expect(docs('add', path.join(fixtures, 'alpha@1.0.0'), '--name', 'gitlib', '--version', version).code).toBe(0);
+    // Built in this order: d9f66ba once read as 9.0.0 and outranked 1.4.0; a1b2c3d is the newer build of the two.
+    add('1.4.0');
+    add('d9f66ba');
+    add('a1b2c3d');
+    const listed = () =>
+      json('list')
+        .libraries.map((l: { library: string }) => l.library)
+        .filter((l: string) => l.startsWith('gitlib@'));
+    expect(listed()).toEqual(['gitlib@1.4.0', 'gitlib@a1b2c3d', 'gitlib@d9f66ba']);
+    expect(json('get', 'gitlib', 'fake timers').searched).toEqual(['gitlib@1.4.0']);
+    expect(json('search', 'fake timers', '--library', 'gitlib').searched).toEqual(['gitlib@1.4.0']);
+    expect(docs('remove', 'gitlib@1.4.0').code).toBe(0);
+    expect(json('get', 'gitlib', 'fake timers').searched).toEqual(['gitlib@a1b2c3d']);
+    for (const version of ['a1b2c3d', 'd9f66ba']) expect(docs('remove', `gitlib@${version}`).code).toBe(0);
+  });
+
   it('refuses bad input with one line on stderr and exit code 2, writing nothing', async () => {
     const before = await readdir(home);
     const cases = [

@@ -186,6 +186,20 @@ describe('get_docs', () => {
     expect(data(result).message).toMatch(/^testlib has no release matching "2"; using the prerelease 2\.0\.0-rc\.2\. /);
   });
 
+  it('takes the highest semver version for a bare name, never a commit label built later', async () => {
+    const store = await storeWith([
+      ['gitlib', '1.4.0', [timers]],
+      ['gitlib', 'd9f66ba', [timers]],
+    ]);
+    const { call } = await connect({ store });
+    const listed = data(await call('list_libraries')).libraries.map((l: { library: string }) => l.library);
+    expect(listed).toEqual(['gitlib@1.4.0', 'gitlib@d9f66ba']);
+    expect(data(await call('get_docs', { library: 'gitlib', topic: 'fake timers' })).searched).toEqual([
+      'gitlib@1.4.0',
+    ]);
+    expect(data(await call('search_all', { topic: 'fake timers' })).searched).toEqual(['gitlib@1.4.0']);
+  });
+
   it('pages, and lists without content in the index format', async () => {
     const { call } = await connect({ store: full });
     const first = await call('get_docs', { library: 'testlib', topic: 'timers', limit: 1, format: 'index' });

@@ -8,7 +8,7 @@ export { matchExpression } from './fts-query.js';
 export { resolveHome } from './home.js';
 export { indexTokens, tokensContain } from './index-tokens.js';
 export type { InstalledPackage } from './installed-package.js';
-export type { PackageId } from './names.js';
+export type { PackageId, VersionLabel } from './names.js';
 export {
   assertValidName,
   assertValidVersion,

@@ -74,28 +74,85 @@ export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** A version label, and when the package holding it was built: what orders labels that are not semver versions. */
+export interface VersionLabel {
+  readonly version: string;
+  /** ISO 8601 time of the package's build (its `builtAt`); unknown sorts below every known time. */
+  readonly builtAt?: string | undefined;
+}
+
 /**
- * Orders version labels, lowest first. Semver versions compare by semver
- * (a prerelease sits below its release). Labels that only look numbered
- * ("11.x", "2026-07-15", "v2") compare by their leading numbers and sit just
- * below the exact semver of the same numbers. Labels with no number at all
- * ("latest", "main") sit below every numbered one, ordered by name.
+ * Orders version labels, lowest first: the one order of versions everything
+ * that picks "the highest" or lists versions uses. A semver version (a
+ * leading `v` allowed: `v1.2.3`) compares by semver, a prerelease below its
+ * release, and sits above every label that is not one: a commit (`d9f66ba`),
+ * a date (`2026-07-15`), `11.x`, `main`. Those compare by when their package
+ * was built, the newest highest, then by their text, their numbers as
+ * numbers (`2026-07-15` < `2026-08-08`, `main` < `2.0`). A string is a label
+ * with no build time.
+ *
+ * @example
+ * ['d9f66ba', '1.4.0', '1.10.0'].sort(compareVersions) // ['d9f66ba', '1.4.0', '1.10.0']
+ * compareVersions({ version: 'd9f66ba', builtAt: '2026-08-01T00:00:00Z' }, { version: '0a1b2c3', builtAt: '2026-07-01T00:00:00Z' }) // > 0
  */
-export function compareVersions(a: string, b: string): number {
-  const ka = versionKey(a);
-  const kb = versionKey(b);
-  if (ka.semver && kb.semver) {
-    const bySemver = semver.compare(ka.semver, kb.semver);
+export function compareVersions(a: string | VersionLabel, b: string | VersionLabel): number {
+  const la = typeof a === 'string' ? { version: a } : a;
+  const lb = typeof b === 'string' ? { version: b } : b;
+  const sa = semverOf(la.version);
+  const sb = semverOf(lb.version);
+  if (sa && sb) {
+    const bySemver = semver.compareBuild(sa, sb);
     if (bySemver !== 0) return bySemver;
-    if (ka.exact !== kb.exact) return ka.exact ? 1 : -1;
-  } else if (ka.semver || kb.semver) {
-    return ka.semver ? 1 : -1;
+  } else if (sa || sb) {
+    return sa ? 1 : -1;
+  } else {
+    const ta = buildTime(la.builtAt);
+    const tb = buildTime(lb.builtAt);
+    if (ta !== tb) return ta < tb ? -1 : 1;
   }
+  return compareLabels(la.version, lb.version);
+}
+
+/** Whether `label` is a semver version (a leading `v` allowed), which outranks every label that is not. */
+export function isSemverLabel(label: string): boolean {
+  return semverOf(label) !== null;
+}
+
+function semverOf(label: string): semver.SemVer | null {
+  return semver.parse(label);
+}
+
+/** Milliseconds since the epoch; -Infinity when unknown or unreadable. */
+function buildTime(builtAt: string | undefined): number {
+  const time = builtAt === undefined ? Number.NaN : Date.parse(builtAt);
+  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+}
+
+/**
+ * Labels by their text: runs of digits compare as numbers and above any other
+ * text at the same place, the rest by character; labels equal so (`01`, `1`)
+ * by their characters.
+ */
+function compareLabels(a: string, b: string): number {
+  const ta = a.match(/\d+|\D+/g) ?? [];
+  const tb = b.match(/\d+|\D+/g) ?? [];
+  for (let i = 0; i < Math.min(ta.length, tb.length); i++) {
+    const x = ta[i] as string;
+    const y = tb[i] as string;
+    const dx = /^\d/.test(x);
+    const dy = /^\d/.test(y);
+    if (dx !== dy) return dx ? 1 : -1;
+    const byPart = dx ? compareDigits(x, y) : x < y ? -1 : x > y ? 1 : 0;
+    if (byPart !== 0) return byPart;
+  }
+  if (ta.length !== tb.length) return ta.length < tb.length ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function versionKey(label: string): { semver: semver.SemVer | null; exact: boolean } {
-  const exact = semver.parse(label, { loose: true });
-  if (exact) return { semver: exact, exact: true };
-  return { semver: semver.coerce(label), exact: false };
+/** Two runs of digits by their value, however long. */
+function compareDigits(x: string, y: string): number {
+  const nx = x.replace(/^0+(?=\d)/, '');
+  const ny = y.replace(/^0+(?=\d)/, '');
+  if (nx.length !== ny.length) return nx.length < ny.length ? -1 : 1;
+  return nx < ny ? -1 : nx > ny ? 1 : 0;
 }

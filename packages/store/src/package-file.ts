@@ -2,12 +2,12 @@ import { copyFile, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { checkQueries, packageSchema } from './compiled-queries.js';
+import { checkQueries, packageSchema, readQueries } from './compiled-queries.js';
 import { StoreError } from './errors.js';
 import { assertValidName, assertValidVersion, type PackageId } from './names.js';
 import { contentProblem } from './package-content.js';
 import { PACKAGE_FORMAT_VERSION, type PackageTable } from './schema.js';
-import { createSchema, userVersion } from './sqlite.js';
+import { createSchema, openReadOnlyDatabase, userVersion } from './sqlite.js';
 import { rows, tuples } from './statement.js';
 
 /** What a package file says about itself. */
@@ -191,6 +191,23 @@ export async function assertSqliteHeader(file: string): Promise<void> {
     }
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * When the installed package at `file` was built (its `builtAt`), read from its package row alone; undefined when the
+ * file cannot be read so (removed meanwhile, damaged), which orders it below every package whose time is known.
+ */
+export function readBuiltAt(file: string): string | undefined {
+  let database: Database.Database | undefined;
+  try {
+    database = openReadOnlyDatabase(file);
+    const row = rows(readQueries.packageRow).on(database).get();
+    return row === undefined ? undefined : toPackageInfo(row).builtAt;
+  } catch {
+    return undefined;
+  } finally {
+    database?.close();
   }
 }
 

@@ -2,6 +2,8 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import semver from 'semver';
 import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
 import {
   compareVersions,
@@ -227,6 +229,36 @@ describe('PackageStore', () => {
     await store.close();
   });
 
+  it('takes a semver version over any commit label for a bare name, and of commit labels the newest build', async () => {
+    /** A package whose build time is `builtAt`, as the writer records it. */
+    const builtAt = async (version: string, time: string) => {
+      const file = await build('gitlib', version);
+      const raw = new Database(file);
+      raw.prepare('update package set built_at = ?').run(time);
+      raw.close();
+      return file;
+    };
+    const store = new PackageStore(path.join(dir, 'home'));
+    // Built in this order; the commit labels hold digits that once read as 9.0.0 and 1.0.0.
+    await store.install(await builtAt('1.4.0', '2026-07-01T10:00:00.000Z'));
+    await store.install(await builtAt('d9f66ba', '2026-07-02T10:00:00.000Z'));
+    await store.install(await builtAt('a1b2c3d', '2026-07-03T10:00:00.000Z'));
+    await store.install(await builtAt('0.9.0', '2026-07-04T10:00:00.000Z'));
+    const versions = async () => (await store.list()).map((p) => p.version);
+    expect(await versions()).toEqual(['1.4.0', '0.9.0', 'a1b2c3d', 'd9f66ba']);
+    const bare = await store.resolve('gitlib');
+    expect(bare.ok && bare.value.version).toBe('1.4.0');
+    expect(((await store.resolve('gitlib@1')) as { value: InstalledPackage }).value.version).toBe('1.4.0');
+    await store.remove('gitlib@1.4.0');
+    await store.remove('gitlib@0.9.0');
+    const commit = await store.resolve('gitlib');
+    expect(commit.ok && commit.value.version).toBe('a1b2c3d');
+    // Built again, the older commit is the newest build: the listing reads its new time.
+    await store.install(await builtAt('d9f66ba', '2026-07-05T10:00:00.000Z'));
+    expect(await versions()).toEqual(['d9f66ba', 'a1b2c3d']);
+    await store.close();
+  });
+
   it('refuses to read an installed package of an older format, saying so instead of failing in SQL', async () => {
     const store = new PackageStore(path.join(dir, 'home'));
     const { installed } = await store.install(await build('vitest', '4.0.0'));
@@ -410,9 +442,19 @@ describe('names and versions', () => {
     ['1.0.0', '2.0.0', -1],
     ['5.0.0-rc.2', '5.0.0', -1],
     ['5.0.0-rc.2', '4.9.9', 1],
+    ['1.9.0', '1.10.0', -1],
+    ['v1.2.3', '1.2.4', -1],
+    ['v2.0.0', '1.9.9', 1],
+    // A label that is not semver sits below every semver version, whatever digits it holds.
+    ['d9f66ba', '1.4.0', -1],
+    ['d9f66ba', '0.0.1-alpha', -1],
     ['11.x', '11.0.0', -1],
-    ['11.x', '10.5.0', 1],
+    ['11.x', '10.5.0', -1],
+    ['v2', '1.0.0', -1],
+    ['2026-07-15', '0.1.0', -1],
+    // Between such labels, with no build time known: their text, numbers as numbers and above words.
     ['2026-07-15', '2026-08-08', -1],
+    ['release-9', 'release-10', -1],
     ['latest', '0.0.1', -1],
     ['main', '2026-07-15', -1],
     ['alpha', 'beta', -1],
@@ -420,6 +462,92 @@ describe('names and versions', () => {
   ])('compareVersions(%s, %s) = %i', (a, b, expected) => {
     expect(Math.sign(compareVersions(a, b))).toBe(expected);
     expect(Math.sign(compareVersions(b, a))).toBe(-expected || 0);
+  });
+
+  it('orders labels that are not semver by build time, the newest highest, and semver versions without it', () => {
+    const older = { version: 'd9f66ba', builtAt: '2026-07-01T10:00:00.000Z' };
+    const newer = { version: 'a1b2c3d', builtAt: '2026-07-02T10:00:00.000Z' };
+    const unknown = { version: 'f0f0f0f' };
+    expect(compareVersions(newer, older)).toBeGreaterThan(0);
+    expect(compareVersions(older, unknown)).toBeGreaterThan(0);
+    expect(
+      compareVersions(
+        { version: '2026-08-08', builtAt: older.builtAt },
+        { version: '2026-07-15', builtAt: newer.builtAt },
+      ),
+    ).toBe(-1);
+    expect(
+      compareVersions({ version: '1.0.0', builtAt: older.builtAt }, { version: '2.0.0', builtAt: newer.builtAt }),
+    ).toBe(-1);
+    expect(compareVersions({ version: '0.0.1', builtAt: '1970-01-01T00:00:00Z' }, newer)).toBe(1);
+  });
+
+  test('no label that is not semver ever sorts above a semver version (property)', () => {
+    const identifier = fc.stringMatching(/^(?:0|[1-9][0-9]{0,3}|[a-z][a-z0-9-]{0,5})$/);
+    const semverLabel = fc
+      .tuple(
+        fc.constantFrom('', 'v'),
+        fc.nat(99),
+        fc.nat(99),
+        fc.nat(99),
+        fc.option(fc.array(identifier, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+      )
+      .map(([v, major, minor, patch, pre]) => `${v}${major}.${minor}.${patch}${pre ? `-${pre.join('.')}` : ''}`);
+    const otherLabel = fc
+      .oneof(
+        fc.stringMatching(/^[0-9a-f]{7,12}$/),
+        fc.stringMatching(/^[a-zA-Z0-9][a-zA-Z0-9._+-]{0,20}$/),
+        fc.tuple(fc.nat(3000), fc.nat(12), fc.nat(31)).map(([y, m, d]) => `${y}-${m}-${d}`),
+        fc.tuple(fc.nat(99), fc.nat(99)).map(([a, b]) => `${a}.${b}`),
+        fc.nat(99).map((n) => `${n}.x`),
+      )
+      .filter((label) => semver.valid(label) === null);
+    const builtAt = fc.option(
+      fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()),
+      { nil: undefined },
+    );
+    const versioned = (label: fc.Arbitrary<string>) =>
+      fc.record({ version: label, builtAt }, { requiredKeys: ['version'] });
+    fc.assert(
+      fc.property(
+        fc.array(versioned(semverLabel), { minLength: 1, maxLength: 8 }),
+        fc.array(versioned(otherLabel), { minLength: 1, maxLength: 8 }),
+        (versions, others) => {
+          for (const v of versions) {
+            for (const o of others) {
+              expect(compareVersions(o, v)).toBeLessThan(0);
+              expect(compareVersions(v, o)).toBeGreaterThan(0);
+            }
+          }
+          // Sorted highest first, as the store lists them: every semver version before every other label.
+          const sorted = [...others, ...versions].sort((a, b) => compareVersions(b, a));
+          expect(sorted.slice(0, versions.length).every((l) => semver.valid(l.version) !== null)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  test('is a total order: antisymmetric and transitive over any labels (property)', () => {
+    const label = fc.record(
+      {
+        version: fc.oneof(
+          fc.stringMatching(/^v?[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{1,2}(?:-[a-z0-9]{1,4})?$/),
+          fc.stringMatching(/^[a-zA-Z0-9][a-zA-Z0-9._+-]{0,8}$/),
+        ),
+        builtAt: fc.option(fc.constantFrom('2026-07-01T00:00:00Z', '2026-07-02T00:00:00Z', 'not a time'), {
+          nil: undefined,
+        }),
+      },
+      { requiredKeys: ['version'] },
+    );
+    fc.assert(
+      fc.property(label, label, label, (a, b, c) => {
+        expect(Math.sign(compareVersions(a, b))).toBe(-Math.sign(compareVersions(b, a)) || 0);
+        if (compareVersions(a, b) <= 0 && compareVersions(b, c) <= 0)
+          expect(compareVersions(a, c)).toBeLessThanOrEqual(0);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test.each([

@@ -11,12 +11,19 @@ import {
   compareNames,
   compareVersions,
   formatPackageId,
+  isSemverLabel,
   type PackageId,
   packageFileName,
   parsePackageFileName,
   parsePackageSpec,
 } from './names.js';
-import { assertReadableFormat, assertSqliteHeader, type PackageInfo, validatePackageCopy } from './package-file.js';
+import {
+  assertReadableFormat,
+  assertSqliteHeader,
+  type PackageInfo,
+  readBuiltAt,
+  validatePackageCopy,
+} from './package-file.js';
 import { PackageReader } from './package-reader.js';
 import {
   assertNoPendingWal,
@@ -70,6 +77,8 @@ export class PackageStore {
   /** Readers of files replaced since they were opened, oldest first, each with the timer that closes it after {@link RETIRED_READER_MS}. */
   readonly #retired = new Map<PackageReader, NodeJS.Timeout>();
   #listing: { version: string; packages: InstalledPackage[] } | undefined;
+  /** Build times read to order labels that are not semver, by file, with the file's size and time when read. */
+  #builtAt = new Map<string, { mtimeMs: number; bytes: number; builtAt: string | undefined }>();
   readonly #catalog: StoreCatalog;
 
   readonly #maxOpen: number;
@@ -93,7 +102,10 @@ export class PackageStore {
     this.#catalog = new StoreCatalog(this.dir);
   }
 
-  /** Installed packages, by name ascending, highest version first. A missing directory is an empty store. */
+  /**
+   * Installed packages, by name ascending, highest version first as {@link compareVersions} orders them (semver
+   * versions above labels that are not, those newest build first). A missing directory is an empty store.
+   */
   async list(): Promise<InstalledPackage[]> {
     // Installing, replacing or removing a package renames or unlinks a file in
     // the directory, which changes the directory's mtime; package files are
@@ -120,9 +132,34 @@ export class PackageStore {
       const info = await stat(file).catch(() => undefined);
       if (info?.isFile()) packages.push({ ...id, file, bytes: info.size, mtimeMs: info.mtimeMs });
     }
-    packages.sort((a, b) => compareNames(a.name, b.name) || compareVersions(b.version, a.version));
+    const builtAt = this.#buildTimes(packages);
+    const label = (p: InstalledPackage) => ({ version: p.version, builtAt: builtAt.get(p.file) });
+    packages.sort((a, b) => compareNames(a.name, b.name) || compareVersions(label(b), label(a)));
     this.#listing = { version, packages };
     return [...packages];
+  }
+
+  /**
+   * The build times that order a library's version labels that are not semver (a commit, a date: see
+   * compareVersions), by file. Read only for a library with two or more such labels, which is rare, and once per
+   * file as it is: a listing of semver versions opens no package.
+   */
+  #buildTimes(packages: readonly InstalledPackage[]): Map<string, string | undefined> {
+    const byName = new Map<string, InstalledPackage[]>();
+    for (const p of packages) if (!isSemverLabel(p.version)) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+    const known = this.#builtAt;
+    this.#builtAt = new Map();
+    const times = new Map<string, string | undefined>();
+    for (const labels of byName.values()) {
+      if (labels.length < 2) continue;
+      for (const p of labels) {
+        const read = known.get(p.file);
+        const builtAt = read?.mtimeMs === p.mtimeMs && read.bytes === p.bytes ? read.builtAt : readBuiltAt(p.file);
+        this.#builtAt.set(p.file, { mtimeMs: p.mtimeMs, bytes: p.bytes, builtAt });
+        times.set(p.file, builtAt);
+      }
+    }
+    return times;
   }
 
   /**

@@ -1,13 +1,13 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  compareVersions,
   formatPackageId,
   type InstalledPackage,
   PACKAGE_FORMAT_VERSION,
   type PackageInfo,
   type PackageStore,
 } from '@docs/store';
-import semver from 'semver';
 import { formatBytes } from '../fetch-document.js';
 import { installPackageFile } from '../package-file.js';
 import { tempDir } from '../temp-dir.js';
@@ -110,7 +110,8 @@ export async function resolveDocPackage(
   } catch (error) {
     if ((error as { code?: string }).code !== 'ETARGET') throw toRegistryError(error, name, registry);
     const published = await packument(name, { ...npm, preferOnline: true }).catch(() => undefined);
-    const versions = Object.keys(published?.versions ?? {}).sort(semver.rcompare);
+    // The store's order of versions, highest first: a registry holding a version that is not semver still lists.
+    const versions = Object.keys(published?.versions ?? {}).sort((a, b) => compareVersions(b, a));
     throw new RegistryError(
       'no-matching-version',
       `${name} has no version matching "${range}" on ${registry}. Published: ${versions.join(', ') || '(none)'}`,
