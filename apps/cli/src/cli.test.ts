@@ -228,6 +228,48 @@ describe('docs', () => {
     expect(following.nextOffset).toBeGreaterThan(Number(hint?.[1]));
   });
 
+  it('pages under a token budget without repeating or skipping a result', async () => {
+    // Pages whose sizes and ranks alternate: the budget leaves a large one out while smaller ones after it fit.
+    const folder = await mkdtemp(path.join(tmpdir(), 'docs-pages-'));
+    const pages: Array<[string, number, number]> = [
+      ['Widget basics', 6, 1],
+      ['Widget layout', 60, 20],
+      ['Widget keys', 2, 12],
+      ['Widget state', 30, 4],
+      ['Widget events', 8, 1],
+      ['Widget focus', 50, 12],
+      ['Widget tests', 5, 1],
+      ['Widget styles', 20, 2],
+    ];
+    await Promise.all(
+      pages.map(([heading, words, mentions], i) =>
+        writeFile(
+          path.join(folder, `page-${i}.md`),
+          `# ${heading}\n\n${'The widget. '.repeat(mentions)}${Array.from({ length: words }, (_, k) => `word${i}x${k}`).join(' ')}.\n`,
+        ),
+      ),
+    );
+    expect(docs('add', folder, '--name', 'widgets', '--version', '1.0.0').code).toBe(0);
+    await rm(folder, { recursive: true, force: true });
+    type Shown = { path: string; breadcrumb: string[]; sections?: string[][] };
+    const labels = (results: Shown[]) =>
+      results.flatMap((r) => (r.sections ?? [r.breadcrumb]).map((b) => `${r.path} ${b.join(' > ')}`));
+    const all = labels(json('get', 'widgets', 'widget', '--format', 'index', '--limit', '100').results);
+    expect(all).toHaveLength(pages.length);
+    const walked: string[] = [];
+    for (let offset: number | undefined = 0, turns = 0; offset !== undefined && turns <= all.length; turns++) {
+      const page = json('get', 'widgets', 'widget', '--tokens', '100', '--offset', String(offset));
+      const sections = labels(page.results);
+      // Each page the run of sections that comes next, whatever order its joined results show them in.
+      expect([...sections].sort()).toEqual(all.slice(walked.length, walked.length + sections.length).sort());
+      walked.push(...sections);
+      offset = page.nextOffset;
+      if (offset !== undefined) expect(offset).toBe(walked.length);
+    }
+    expect(walked).toHaveLength(all.length);
+    expect(docs('remove', 'widgets').code).toBe(0);
+  });
+
   it('serve --libs names a library that is not installed, and starts anyway', () => {
     const result = spawnSync(process.execPath, [bin, 'serve', '--libs', 'alpah', 'alpha'], {
       env: { ...process.env, DOCS_HOME: home },

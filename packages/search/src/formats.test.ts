@@ -71,12 +71,24 @@ describe('full and index formats', () => {
     expect(full.results.some((r) => r.heading === 'advanceTimersByTime')).toBe(true);
   });
 
-  it('keep the best section whole when the budget cuts its block', async () => {
+  it('keep the best section whole when the budget cuts its block, and go on with the rest on the next page', async () => {
     const cut = await getDocs(store, 'vitest', 'mock timers', { ...every, tokens: 40 });
     const first = cut.results[0] as DocResult;
     expect(first.heading).toBe('useFakeTimers');
-    expect(first.truncated).toBe(true);
-    expect(first.content).toContain('call vi.useFakeTimers before the code that sets timers.');
+    expect(first.truncated).toBe(false);
+    expect(first.content).toBe(
+      'useFakeTimers: to mock timers, call vi.useFakeTimers before the code that sets timers.',
+    );
+    expect(cut.results).toHaveLength(1);
+    expect(cut.nextOffset).toBe(1);
+    const next = await getDocs(store, 'vitest', 'mock timers', { ...every, tokens: 0, offset: 1 });
+    expect(sectionsOf(next.results)).not.toContain('api/vi.md Vi > useFakeTimers');
+    // A best section larger than the whole budget is cut to fit, from its start.
+    const small = await getDocs(store, 'vitest', 'mock timers', { ...every, tokens: 8 });
+    expect(small.results).toHaveLength(1);
+    expect(small.results[0]).toMatchObject({ heading: 'useFakeTimers', truncated: true });
+    expect(small.results[0]?.content?.startsWith('useFakeTimers: to mock timers')).toBe(true);
+    expect(small.nextOffset).toBe(1);
   });
 
   it.each([

@@ -90,6 +90,29 @@ export function demoteNearDuplicates<T>(
   textOf: (item: T) => string,
   options: { threshold: number; sizeOf?: (item: T) => number },
 ): T[] {
+  const isRepeat = nearRepeats(textOf, options);
+  const kept: T[] = [];
+  const repeats: T[] = [];
+  for (const item of items) (isRepeat(item) ? repeats : kept).push(item);
+  return [...kept, ...repeats];
+}
+
+/**
+ * The check {@link demoteNearDuplicates} makes, one item at a time, best
+ * first: whether an item nearly repeats one of the items given before it that
+ * were not repeats themselves. An item's answer depends only on the items
+ * before it, so a caller may stop as soon as it has kept enough, and the items
+ * it kept are the first ones the whole list would keep.
+ *
+ * @example
+ * const isRepeat = nearRepeats((r: Result) => r.content, { threshold: 0.8 });
+ * const firstTen = [];
+ * for (const r of ranked) if (!isRepeat(r) && firstTen.push(r) === 10) break;
+ */
+export function nearRepeats<T>(
+  textOf: (item: T) => string,
+  options: { threshold: number; sizeOf?: (item: T) => number },
+): (item: T) => boolean {
   const { threshold, sizeOf } = options;
   const cache = new Map<T, Float64Array>();
   const gramsOf = (item: T) => {
@@ -107,15 +130,13 @@ export function demoteNearDuplicates<T>(
     return Math.min(x, y) >= (threshold / 2) * Math.max(x, y);
   };
   const kept: T[] = [];
-  const repeats: T[] = [];
-  for (const item of items) {
+  return (item) => {
     const repeat = kept.some((k) => {
       if (!closeInSize(k, item)) return false;
       const grams = gramsOf(item);
       return grams.length >= 5 && similarity(gramsOf(k), grams, threshold) >= threshold;
     });
-    if (repeat) repeats.push(item);
-    else kept.push(item);
-  }
-  return [...kept, ...repeats];
+    if (!repeat) kept.push(item);
+    return repeat;
+  };
 }

@@ -1,6 +1,6 @@
 import { diversify, relevanceDrop, tokenBudget } from '@docs/rank';
 import { type ChunkHit, loadTokenCounter } from '@docs/store';
-import { demoteNearDuplicates } from '../near-duplicates.js';
+import { nearRepeats } from '../near-duplicates.js';
 import type { ResolvedOptions } from '../options.js';
 import type { DocResult } from '../results.js';
 import type { Candidate } from './merge.js';
@@ -17,9 +17,12 @@ export interface Group {
 
 /** One page of the answer, and the ranked list it was cut from. */
 export interface Paged {
-  /** Every section kept, in the answer's order: `total` counts them, `offset` and `limit` page over them. */
+  /**
+   * Every section kept, in the answer's order: `total` counts them, `offset` and `limit` page over them. The order is
+   * final up to the end of the page; past it, sections not yet compared for near-duplicates keep their place.
+   */
   readonly ranked: readonly Group[];
-  /** The page's sections; in the full format each joined with those after it in its document. */
+  /** What the results show, one group each; in the full format each joined with those after it in its document. */
   readonly page: readonly Group[];
   readonly results: readonly DocResult[];
   readonly totalTokens: number;
@@ -31,6 +34,12 @@ export interface Paged {
  * (diversify), near-duplicates moved down, the page cut at `offset` and
  * `limit`, and in the full format its sections joined and filled with content
  * within the token budget.
+ *
+ * Every page is cut from one order, whatever its offset, limit, budget or
+ * format, and shows a run of it that starts at `offset`: the budget ends a
+ * page at the first section that does not fit, and `nextOffset` is the
+ * section after the last one shown. So following `nextOffset` shows every
+ * section once, in the order of one page holding them all.
  */
 export async function pageOf(merged: readonly Candidate[], options: ResolvedOptions): Promise<Paged> {
   // The drop measures relevance alone; the spread over pages comes after it.
@@ -41,22 +50,15 @@ export async function pageOf(merged: readonly Candidate[], options: ResolvedOpti
   // Both formats rank the same sections in the same order and page over them (offset, limit and total count
   // sections); the full format then joins, on its page, each section with those after it in its document.
   const sections: Group[] = kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score, held: c.held }));
-  // The full format reads each shown chunk once, for the duplicate check and the answer alike; the index
-  // format reads what the check needs, so that both list the same sections in the same order.
-  const window = repeatsWindow(sections, options);
-  const full = options.format === 'full';
-  const read = full ? Math.max(options.offset + options.limit, window) : window;
-  const contents = read > 0 ? await loadContents(sections.slice(0, read)) : new Map<Target, Map<number, string>>();
-  const ranked = withoutRepeats(sections, window, contents, options);
+  const contents = new Contents();
+  const ranked = await answerOrder(sections, options.offset + options.limit, contents, options);
   const pageSections = ranked.slice(options.offset, options.offset + options.limit);
   // Joining serves reading, so only the full format does it; an index entry points at one section.
-  const page = full ? mergeAdjacent(pageSections) : pageSections;
-  const { results, shown } = full
-    ? await withContent(page, contents, options)
-    : { results: page.map((g) => toResult(g, undefined)), shown: page };
+  const { page, results, shown } =
+    options.format === 'full' ? await withContent(pageSections, contents, options) : indexPage(pageSections);
   const totalTokens = options.format === 'index' ? 0 : results.reduce((sum, r) => sum + r.tokens, 0);
-  const next = nextOffset(pageSections, shown, options.offset, ranked.length);
-  return { ranked, page, results, totalTokens, nextOffset: next };
+  const next = options.offset + shown;
+  return { ranked, page, results, totalTokens, nextOffset: shown > 0 && next < ranked.length ? next : undefined };
 }
 
 /**
@@ -75,60 +77,6 @@ function aboveDrop(merged: readonly Candidate[], drop: number): Candidate[] {
   const bestPlain = Math.max(0, ...merged.map((c) => c.plain));
   const kept = new Set(byScore);
   return merged.filter((c) => kept.has(c) || c.plain >= drop * bestPlain);
-}
-
-/**
- * Joins, on a page of sections ranked best first, each section with the ones
- * that follow it in its document and rank below it, into one result at its
- * rank, so an answer split across chunks reads whole. A block starts at its
- * best section and is labelled by it: a section before it in the document
- * stays a result of its own, so a token budget never cuts the best part of a
- * block to show what comes before it.
- */
-function mergeAdjacent(page: readonly Group[]): Group[] {
-  type Joined = Omit<Group, 'held' | 'members'> & {
-    members: ChunkHit[];
-    held: ReadonlyArray<readonly number[] | undefined>;
-  };
-  const groups: Joined[] = [];
-  const lastInDocument = new Map<string, Map<number, Joined>>();
-  for (const section of page) {
-    const hit = section.members[0] as ChunkHit;
-    const key = `${section.target.label}\0${hit.documentId}`;
-    const ends = lastInDocument.get(key) ?? new Map<number, Joined>();
-    const block = ends.get(hit.ord - 1);
-    if (block) {
-      block.members.push(hit);
-      block.held = block.held.map((terms, i) => unite(terms, section.held[i]));
-      ends.delete(hit.ord - 1);
-      ends.set(hit.ord, block);
-      continue;
-    }
-    const joined: Joined = { ...section, members: [hit] };
-    groups.push(joined);
-    ends.set(hit.ord, joined);
-    lastInDocument.set(key, ends);
-  }
-  return groups;
-}
-
-/**
- * Where the next page starts: the first section of this page that no result
- * shows (the token budget skips what does not fit), else the section after the
- * page; undefined when nothing is left or nothing was shown.
- */
-function nextOffset(
-  page: readonly Group[],
-  shown: readonly Group[],
-  offset: number,
-  total: number,
-): number | undefined {
-  if (shown.length === 0) return undefined;
-  const key = (target: Target, hit: ChunkHit) => `${target.label}\0${hit.id}`;
-  const ids = new Set(shown.flatMap((g) => g.members.map((m) => key(g.target, m))));
-  const missing = page.findIndex((g) => !ids.has(key(g.target, g.members[0] as ChunkHit)));
-  const next = offset + (missing === -1 ? page.length : missing);
-  return next < total ? next : undefined;
 }
 
 /** The terms either list holds; undefined when neither phrasing found anything. */
@@ -160,101 +108,173 @@ function groupTokens(group: Group): number {
   return group.members.reduce((sum, m) => sum + m.tokens, 0);
 }
 
-/** Chunk contents, per library, keyed by chunk id. */
-type Contents = ReadonlyMap<Target, ReadonlyMap<number, string>>;
+/** Chunk contents, per library, keyed by chunk id: read once per search, as the stage first needs each. */
+class Contents {
+  readonly #read = new Map<Target, Map<number, string>>();
 
-/** Reads the content of every chunk of the groups, one query batch per library. */
-async function loadContents(groups: readonly Group[]): Promise<Contents> {
-  const idsByTarget = new Map<Target, number[]>();
-  for (const g of groups)
-    idsByTarget.set(g.target, [...(idsByTarget.get(g.target) ?? []), ...g.members.map((m) => m.id)]);
-  const contents = new Map<Target, ReadonlyMap<number, string>>();
-  for (const [target, ids] of idsByTarget) contents.set(target, await target.reader().chunkContents(ids));
-  return contents;
-}
-
-function repeatsChecked(groups: readonly Group[], options: ResolvedOptions): boolean {
-  return options.duplicateThreshold < 1 && groups.length > 1;
-}
-
-/**
- * How many of the first groups the near-duplicate check looks at: the page
- * plus as many again, and on the first page no further than twice what the
- * token budget can show, since only that part of the list can reach the reader.
- */
-function repeatsWindow(groups: readonly Group[], options: ResolvedOptions): number {
-  if (!repeatsChecked(groups, options)) return 0;
-  const most = Math.min(groups.length, 2 * (options.offset + options.limit));
-  if (options.offset > 0 || options.tokens === 0) return most;
-  let tokens = 0;
-  for (let i = 0; i < most; i++) {
-    tokens += groupTokens(groups[i] as Group);
-    if (tokens > 2 * options.tokens) return i + 1;
+  /** Reads the content of every chunk of the groups not read yet, one query batch per library. */
+  async load(groups: readonly Group[]): Promise<void> {
+    const missing = new Map<Target, number[]>();
+    for (const g of groups) {
+      const known = this.#read.get(g.target);
+      const ids = g.members.map((m) => m.id).filter((id) => !known?.has(id));
+      if (ids.length > 0) missing.set(g.target, [...(missing.get(g.target) ?? []), ...ids]);
+    }
+    for (const [target, ids] of missing) {
+      const read = await target.reader().chunkContents(ids);
+      const known = this.#read.get(target) ?? new Map<number, string>();
+      for (const id of ids) known.set(id, read.get(id) ?? '');
+      this.#read.set(target, known);
+    }
   }
-  return most;
+
+  /** A chunk's content, as read by {@link load}. */
+  of(target: Target, id: number): string {
+    return this.#read.get(target)?.get(id) ?? '';
+  }
 }
 
 /**
- * Near-duplicates go below their first occurrence in the part of the list a
- * caller can see (see repeatsWindow): a passage repeated in a guide and a
- * reference would spend the token budget twice. The index format moves them
- * too, so that both formats list the same sections in the same order.
+ * The answer's order, final for its first `count` sections: each section that
+ * nearly repeats one above it (a passage in a guide and a reference would spend
+ * the budget twice) goes below every section that does not, as
+ * `demoteNearDuplicates` orders the whole list. Sections are compared best
+ * first, reading their contents a batch at a time, only until `count` are
+ * kept; a section's place depends only on those above it, so a page cut from
+ * this order is the same part of the whole list whatever its offset, limit or
+ * budget, and pages never overlap. The index format moves near-duplicates too,
+ * so that both formats list the same sections in the same order.
  */
-function withoutRepeats(
-  groups: readonly Group[],
-  windowSize: number,
+async function answerOrder(
+  sections: readonly Group[],
+  count: number,
   contents: Contents,
   options: ResolvedOptions,
-): Group[] {
-  if (windowSize === 0) return [...groups];
-  const window = groups.slice(0, windowSize);
-  const textOf = (g: Group) => g.members.map((m) => contents.get(g.target)?.get(m.id) ?? '').join('\n\n');
-  const reordered = demoteNearDuplicates(window, textOf, {
+): Promise<Group[]> {
+  if (options.duplicateThreshold >= 1 || sections.length < 2) return [...sections];
+  const isRepeat = nearRepeats((g: Group) => g.members.map((m) => contents.of(g.target, m.id)).join('\n\n'), {
     threshold: options.duplicateThreshold,
     sizeOf: groupTokens,
   });
-  return [...reordered, ...groups.slice(window.length)];
+  const kept: Group[] = [];
+  const repeats: Group[] = [];
+  let compared = 0;
+  while (kept.length < count && compared < sections.length) {
+    // As many as are still wanted: with no repeat among them, one batch.
+    const batch = sections.slice(compared, compared + count - kept.length);
+    await contents.load(batch);
+    for (const g of batch) (isRepeat(g) ? repeats : kept).push(g);
+    compared += batch.length;
+  }
+  return [...kept, ...sections.slice(compared), ...repeats];
 }
 
-/** The page's results with their content, within the token budget, and the groups they show. */
+/** What a page shows: its results, the group each shows, and how many of the page's sections they hold. */
+interface PageCut {
+  readonly page: Group[];
+  readonly results: DocResult[];
+  readonly shown: number;
+}
+
+/** The index format's page: every section of it, one result each, with no content and so no budget. */
+function indexPage(pageSections: readonly Group[]): PageCut {
+  return {
+    page: [...pageSections],
+    results: pageSections.map((g) => toResult(g, undefined)),
+    shown: pageSections.length,
+  };
+}
+
+/**
+ * The full format's page: its sections in order, each joined to the block of
+ * its document it follows (a block starts at its best section and is labelled
+ * by it, so a section before it in the document stays a result of its own),
+ * while the token budget holds. The page ends at the first section that does
+ * not fit, so the next page starts with it; the first section is never left
+ * out for being large, but cut to fit the whole budget.
+ */
 async function withContent(
-  page: readonly Group[],
+  pageSections: readonly Group[],
   contents: Contents,
   options: ResolvedOptions,
-): Promise<{ results: DocResult[]; shown: Group[] }> {
-  const items = page.map((g) => {
-    const texts = contents.get(g.target) ?? new Map<number, string>();
-    let tokens = 0;
-    const parts = g.members.map((m, i) => {
-      tokens += m.tokens;
-      const text = texts.get(m.id) ?? '';
-      const previous = g.members[i - 1];
-      const ownHeading = m.breadcrumb.at(-1);
-      // A later member that starts a new section keeps its heading, so the merged text reads as the page does.
-      if (
-        previous &&
-        ownHeading !== undefined &&
-        m.level > 0 &&
-        JSON.stringify(previous.breadcrumb) !== JSON.stringify(m.breadcrumb)
-      ) {
-        const line = `${'#'.repeat(Math.min(m.level + 1, 6))} ${ownHeading}`;
-        // Counted generously (two characters a token) so the budget holds without loading the tokenizer.
-        tokens += Math.ceil(line.length / 2) + 1;
-        return `${line}\n\n${text}`;
-      }
-      return text;
-    });
-    return { group: g, content: parts.join('\n\n'), tokens };
-  });
+): Promise<PageCut> {
   const budget = options.tokens === 0 ? Number.POSITIVE_INFINITY : options.tokens;
-  // The tokenizer is needed only to cut a top result larger than the whole budget.
-  const countTokens = (items[0]?.tokens ?? 0) > budget ? await loadTokenCounter() : undefined;
-  const fitted = tokenBudget(items, { budget, ...(countTokens ? { countTokens } : {}) });
-  return {
-    results: fitted.items.map((item) => ({
-      ...toResult(item.group, item.content, item.tokens),
-      truncated: item.truncated,
-    })),
-    shown: fitted.items.map((item) => item.group),
-  };
+  const blocks: Block[] = [];
+  const lastInDocument = new Map<string, Map<number, Block>>();
+  let spent = 0;
+  let shown = 0;
+  for (const section of pageSections) {
+    const hit = section.members[0] as ChunkHit;
+    const key = `${section.target.label}\0${hit.documentId}`;
+    const ends = lastInDocument.get(key) ?? new Map<number, Block>();
+    const block = ends.get(hit.ord - 1);
+    const cost = hit.tokens + (block ? headingTokens(block.members.at(-1) as ChunkHit, hit) : 0);
+    if (spent + cost > budget && shown > 0) break;
+    spent += cost;
+    shown += 1;
+    ends.delete(hit.ord - 1);
+    if (block) {
+      block.members.push(hit);
+      block.held = block.held.map((terms, i) => unite(terms, section.held[i]));
+      ends.set(hit.ord, block);
+    } else {
+      const started: Block = { ...section, members: [hit] };
+      blocks.push(started);
+      ends.set(hit.ord, started);
+      lastInDocument.set(key, ends);
+    }
+    if (spent > budget) break;
+  }
+  await contents.load(blocks);
+  const results = blocks.map((block) => {
+    const text = blockText(block, contents);
+    return toResult(block, text.content, text.tokens);
+  });
+  const top = results[0];
+  if (top && top.tokens > budget) {
+    // The first section alone is larger than the whole budget: its best part, cut at a paragraph if one fits.
+    const [cut] = tokenBudget([{ content: top.content ?? '', tokens: top.tokens }], {
+      budget,
+      countTokens: await loadTokenCounter(),
+    }).items;
+    results[0] = { ...top, content: cut?.content ?? '', tokens: cut?.tokens ?? 0, truncated: true };
+  }
+  return { page: blocks, results, shown };
+}
+
+/** A result being made of a run of sections of one document. */
+type Block = Omit<Group, 'held' | 'members'> & {
+  members: ChunkHit[];
+  held: ReadonlyArray<readonly number[] | undefined>;
+};
+
+/**
+ * The heading line a joined section brings when it starts a section of its
+ * own (its heading trail differs from the one before it), so the joined text
+ * reads as the page does; 0 otherwise. Counted generously (two characters a
+ * token) so the budget holds without loading the tokenizer.
+ */
+function headingTokens(previous: ChunkHit, member: ChunkHit): number {
+  const line = headingLine(previous, member);
+  return line === undefined ? 0 : Math.ceil(line.length / 2) + 1;
+}
+
+function headingLine(previous: ChunkHit, member: ChunkHit): string | undefined {
+  const ownHeading = member.breadcrumb.at(-1);
+  if (ownHeading === undefined || member.level === 0) return undefined;
+  if (JSON.stringify(previous.breadcrumb) === JSON.stringify(member.breadcrumb)) return undefined;
+  return `${'#'.repeat(Math.min(member.level + 1, 6))} ${ownHeading}`;
+}
+
+/** A block's text, its members' contents joined (each new section under its heading), and its tokens. */
+function blockText(block: Group, contents: Contents): { content: string; tokens: number } {
+  let tokens = 0;
+  const parts = block.members.map((m, i) => {
+    const text = contents.of(block.target, m.id);
+    const previous = block.members[i - 1];
+    tokens += m.tokens + (previous ? headingTokens(previous, m) : 0);
+    const line = previous ? headingLine(previous, m) : undefined;
+    return line === undefined ? text : `${line}\n\n${text}`;
+  });
+  return { content: parts.join('\n\n'), tokens };
 }
