@@ -11,7 +11,7 @@ const examples: Readonly<Record<string, readonly string[]>> = {
     'docs add https://github.com/vitest-dev/vitest --ref v3.2.0 --path docs',
     'docs add ./vitest@3.2.0.db',
   ],
-  sync: ['docs sync', 'docs sync ~/code/app --dev --dry-run'],
+  sync: ['docs sync', 'docs sync ~/code/app --dev --dry-run', 'docs sync --from-repo'],
   embed: ['docs embed vitest --embed Xenova/bge-small-en-v1.5', 'docs embed --all'],
   publish: ['docs publish vitest@3.2.0 --scope @acme --dry-run'],
   install: ['docs install @acme/docs-vitest@^3', 'docs install vitest@3 hono --scope @acme'],

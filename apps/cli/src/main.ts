@@ -141,8 +141,9 @@ function program(): Command {
     )
     .option(
       '--from-repo',
-      "build from each dependency's repository docs at the installed version's tag (falls back to the package, saying why)",
+      "build from each dependency's repository docs at the installed version's tag (falls back to the package, saying why); rebuilds one built earlier from its package",
     )
+    .option('--rebuild', 'build every selected dependency again, replacing its package once the new one is built')
     .option('--dry-run', 'list what would be built, from where, and what is skipped and why; build nothing')
     .option(
       '--scope <scope>',

@@ -285,7 +285,7 @@ describe('docs sync', () => {
     raw.close();
     const text = await docs(['sync', project]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/Built alpha@1\.2\.3: 2 documents/);
+    expect(text.stdout).toMatch(/^Rebuilt alpha@1\.2\.3: 2 documents/m);
     expect((await json('search', 'wombat renderer')).results[0]).toMatchObject({ library: 'alpha@1.2.3' });
   });
 });

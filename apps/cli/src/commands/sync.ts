@@ -9,7 +9,7 @@ import {
   stageDependencyDocs,
   stageFromRepositories,
 } from '@docs/sources';
-import { formatPackageId, isStoreError, type PackageStore } from '@docs/store';
+import { formatPackageId, type InstalledPackage, isStoreError, type PackageStore } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import { interruptible } from '../interruptible.js';
 import type { GlobalOptions } from '../options.js';
@@ -24,8 +24,13 @@ export interface SyncOptions {
   readonly save?: string;
   /** Only the workspace packages whose name or path matches. */
   readonly filter?: readonly string[];
-  /** Build each dependency from its repository's docs at the installed version's tag. */
+  /**
+   * Build each dependency from its repository's docs at the installed version's tag; a dependency already built from
+   * its package (a plain sync) is built again so, replacing it only when that build succeeds.
+   */
   readonly fromRepo?: boolean;
+  /** Build every selected dependency again, replacing the package in the store once the new one is built. */
+  readonly rebuild?: boolean;
   /** List what would be built and skipped; build nothing. */
   readonly dryRun?: boolean;
   /** Install each dependency's doc package from this npm scope when one is published for its version. */
@@ -45,6 +50,8 @@ interface Built {
   readonly tag?: string;
   /** With --from-repo, why the package was used instead of the repository. */
   readonly fallback?: string;
+  /** Set when it replaced the package of this version in the store. */
+  readonly replaced?: true;
 }
 
 interface Outcome {
@@ -62,6 +69,8 @@ interface Planned {
   readonly tags?: readonly string[];
   readonly fallback?: string;
   readonly usedBy?: readonly string[];
+  /** Set when it would replace the package of this version in the store. */
+  readonly rebuild?: true;
 }
 
 /**
@@ -70,7 +79,10 @@ interface Planned {
  * declarations it ships (or, with --from-repo, its repository's docs at the
  * version's tag). At a workspace root every workspace package's dependencies
  * are synced, once per name@version. Versions already in the store are
- * skipped; a dependency that fails is reported and the rest go on.
+ * skipped, except with --rebuild, and with --from-repo those built from the
+ * package; a dependency that fails is reported and the rest go on. A package
+ * built again replaces the one in the store only once it is built and
+ * installed: a build that fails or is interrupted leaves the old one as it was.
  */
 export async function sync(dir: string, options: SyncOptions, globals: GlobalOptions): Promise<void> {
   const project = path.resolve(dir);
@@ -80,11 +92,15 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   });
   const store = openStore(globals);
   // A package an earlier docs built in another format is built again, not skipped as "already built".
-  const present = new Set(
+  const present = new Map(
     (await store.list())
       .filter((p) => !isStoreError(readerOrFormatError(store, p)))
-      .map((p) => formatPackageId(p).toLowerCase()),
+      .map((p) => [formatPackageId(p).toLowerCase(), p]),
   );
+  /** Dependencies built from their package whose repository --from-repo tries: kept as they are if it cannot be used. */
+  const upgrades = new Set<InstalledDependency>();
+  /** Dependencies in the store built again. */
+  const rebuilt = new Set<InstalledDependency>();
   const built: Built[] = [];
   const skipped: Outcome[] = found.skipped.map((s) => ({
     library: s.version ? `${s.name}@${s.version}` : s.name,
@@ -110,37 +126,61 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   let wanted: InstalledDependency[] = [];
   for (const dependency of found.installed) {
     const library = formatPackageId(dependency);
-    if (present.has(library.toLowerCase())) {
+    const installed = present.get(library.toLowerCase());
+    if (installed === undefined) {
+      wanted.push(dependency);
+    } else if (options.rebuild) {
+      rebuilt.add(dependency);
+      wanted.push(dependency);
+    } else if (options.fromRepo && (await builtFromPackage(store, installed, dependency))) {
+      rebuilt.add(dependency);
+      upgrades.add(dependency);
+      wanted.push(dependency);
+    } else {
       skipped.push({ library, reason: 'already built' });
       say(`Skipped ${library}: already built`);
-    } else {
-      wanted.push(dependency);
     }
   }
 
   const fromRegistry: FromRegistry[] = [];
-  const registry = (dryRun: boolean, signal?: AbortSignal) =>
-    installPublished(
-      store,
-      wanted,
-      {
-        scope: options.scope as string,
-        project,
-        dryRun,
-        ...(options.registry ? { registry: options.registry } : {}),
-        ...(signal ? { signal } : {}),
-      },
-      {
-        installed: fromRegistry,
-        failed,
-        say,
-        warn: (line) => !globals.json && process.stderr.write(`docs: ${line}\n`),
-      },
+  // A package built from its package is upgraded from its repository only: a published one may be no richer, and
+  // installing it would make the next --from-repo try again.
+  const registry = async (dryRun: boolean, signal?: AbortSignal) => {
+    const rest = new Set(
+      await installPublished(
+        store,
+        wanted.filter((d) => !upgrades.has(d)),
+        {
+          scope: options.scope as string,
+          project,
+          dryRun,
+          ...(options.registry ? { registry: options.registry } : {}),
+          ...(signal ? { signal } : {}),
+        },
+        {
+          installed: fromRegistry,
+          failed,
+          say,
+          warn: (line) => !globals.json && process.stderr.write(`docs: ${line}\n`),
+        },
+      ),
     );
+    return wanted.filter((d) => upgrades.has(d) || rest.has(d));
+  };
 
   if (options.dryRun) {
     if (options.scope) wanted = await registry(true);
-    const planned = await plan(wanted, options.fromRepo === true);
+    const upgrading = new Set([...upgrades].map(formatPackageId));
+    const planned: Planned[] = [];
+    for (const p of await plan(wanted, options.fromRepo === true, rebuilt)) {
+      if (p.from === 'package' && upgrading.has(p.library)) {
+        const reason = `already built from the package (${p.fallback ?? 'no repository docs'})`;
+        skipped.push({ library: p.library, reason });
+        say(`Skipped ${p.library}: ${reason}`);
+      } else {
+        planned.push(p);
+      }
+    }
     if (globals.json) {
       printJson({
         project,
@@ -152,7 +192,9 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
       });
       return;
     }
-    for (const p of planned) say(`Would build ${p.library} ${describePlan(p)}`);
+    for (const p of planned) {
+      say(`Would ${p.rebuild ? 'rebuild' : 'build'} ${p.library} ${describePlan(p, upgrading.has(p.library))}`);
+    }
     process.stdout.write(
       `Dry run for ${project}: ${options.scope ? `${fromRegistry.length} would be installed from ${options.scope}, ` : ''}` +
         `${planned.length} would be built, ${skipped.length} skipped; nothing was built\n`,
@@ -176,6 +218,13 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
         const library = formatPackageId(dependency);
         const stage = stages?.[index];
         try {
+          if (upgrades.has(dependency) && stage?.from === 'package') {
+            // Its repository cannot be used: the package built earlier from the package stays.
+            const reason = `already built from the package (${stage.fallback ?? 'no repository docs'})`;
+            skipped.push({ library, reason });
+            say(`Skipped ${library}: ${reason}`);
+            continue;
+          }
           const outcome = await buildDependency(
             store,
             dependency,
@@ -190,7 +239,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
           } else {
             built.push(outcome);
             say(
-              `Built ${library}: ${outcome.documents} documents, ${outcome.chunks} sections, ` +
+              `${outcome.replaced ? 'Rebuilt' : 'Built'} ${library}: ${outcome.documents} documents, ${outcome.chunks} sections, ` +
                 `${outcome.tokens.toLocaleString('en')} tokens, ${(outcome.bytes / 1e6).toFixed(1)} MB` +
                 (outcome.saved ? `, saved to ${outcome.saved}` : '') +
                 (options.fromRepo ? `, ${describeOrigin(outcome)}` : '') +
@@ -234,12 +283,20 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   );
 }
 
-async function plan(wanted: readonly InstalledDependency[], fromRepo: boolean): Promise<Planned[]> {
+async function plan(
+  wanted: readonly InstalledDependency[],
+  fromRepo: boolean,
+  rebuilt: ReadonlySet<InstalledDependency>,
+): Promise<Planned[]> {
+  const common = (dependency: InstalledDependency) => ({
+    ...(dependency.usedBy ? { usedBy: dependency.usedBy } : {}),
+    ...(rebuilt.has(dependency) ? { rebuild: true as const } : {}),
+  });
   if (!fromRepo) {
     return wanted.map((dependency) => ({
       library: formatPackageId(dependency),
       from: 'package',
-      ...(dependency.usedBy ? { usedBy: dependency.usedBy } : {}),
+      ...common(dependency),
     }));
   }
   return (await planRepositories(wanted)).map(({ dependency, repository, tags, fallback }) => ({
@@ -248,16 +305,32 @@ async function plan(wanted: readonly InstalledDependency[], fromRepo: boolean): 
     ...(repository ? { repository: repository.url, tags } : {}),
     ...(repository?.directory ? { directory: repository.directory } : {}),
     ...(fallback ? { fallback } : {}),
-    ...(dependency.usedBy ? { usedBy: dependency.usedBy } : {}),
+    ...common(dependency),
   }));
 }
 
-function describePlan(p: Planned): string {
+/** Where a planned build comes from; `upgrade`: a package built from the package, kept when its repository fails. */
+function describePlan(p: Planned, upgrade: boolean): string {
+  const otherwise = upgrade ? 'else keep the one built from the package' : 'else from the package';
   const where =
     p.from === 'repository'
-      ? `from ${p.repository}${p.directory ? ` (${p.directory})` : ''} at the first tag of ${p.tags?.join(', ')} that exists, else from the package`
+      ? `from ${p.repository}${p.directory ? ` (${p.directory})` : ''} at the first tag of ${p.tags?.join(', ')} that exists, ${otherwise}`
       : `from the package (README, docs folder, API page)${p.fallback ? `: ${p.fallback}` : ''}`;
   return `${where}${p.usedBy ? `; used by ${p.usedBy.join(', ')}` : ''}`;
+}
+
+/**
+ * Whether an installed package was built from the dependency's own package (a plain sync: README, docs folder, API
+ * page), as its recorded source says (`npm:name@version`), rather than from its repository or any other source.
+ */
+async function builtFromPackage(
+  store: PackageStore,
+  installed: InstalledPackage,
+  dependency: InstalledDependency,
+): Promise<boolean> {
+  if (dependency.ecosystem !== 'npm') return false;
+  const { source } = await store.reader(installed).info();
+  return source.toLowerCase() === `npm:${dependency.name}@${dependency.version}`.toLowerCase();
 }
 
 function describeOrigin(outcome: Built): string {
@@ -298,7 +371,8 @@ async function buildDependency(
       ...(onProgress ? { onProgress } : {}),
       ...(source.description ? { description: source.description } : {}),
     });
-    const { installed } = await store.install(summary.output, { move: true });
+    // Moved in over the package built earlier, if any, only now that the build is complete.
+    const { installed, replaced } = await store.install(summary.output, { move: true });
     const saved = options.save === undefined ? undefined : await savePackage(installed, `${options.save}/`);
     return {
       library: formatPackageId(installed),
@@ -308,6 +382,7 @@ async function buildDependency(
       bytes: summary.bytes,
       ...(saved ? { saved } : {}),
       ...origin,
+      ...(replaced ? { replaced: true as const } : {}),
     };
   } finally {
     await source.dispose();
