@@ -112,11 +112,19 @@ beforeAll(async () => {
     [`node_modules/${name}/README.md`]: `# ${name}\n\n${words(`The ${name} ${version} readme`)}\n`,
   });
   await write(project, {
-    'package.json': { name: 'project', dependencies: { lib: '^1.0.0', notag: '^3.0.0', solo: '^1.0.0' } },
+    'package.json': {
+      name: 'project',
+      dependencies: { lib: '^1.0.0', notag: '^3.0.0', solo: '^1.0.0', typed: '^1.0.0', '@types/typed': '^1.0.0' },
+    },
     ...dependency('lib', '1.0.0', repo),
     // Names lib's repository, which has no tag for 3.0.0.
     ...dependency('notag', '3.0.0', repo),
     ...dependency('solo', '1.0.0'),
+    // Typed by @types/typed, which a plain sync joins to it: its source says so after its own.
+    ...dependency('typed', '1.0.0', repo),
+    'node_modules/typed/index.js': 'module.exports = () => {};\n',
+    'node_modules/@types/typed/package.json': { name: '@types/typed', version: '1.0.4', types: 'index.d.ts' },
+    'node_modules/@types/typed/index.d.ts': '/** Makes a typed thing. */\nexport declare function make(): void;\n',
   });
 });
 
@@ -132,7 +140,13 @@ describe('docs sync over packages built earlier', () => {
       ['lib@1.0.0', 'package', false],
       ['notag@3.0.0', 'package', false],
       ['solo@1.0.0', 'package', false],
+      ['typed@1.0.0', 'package', false],
     ]);
+    const sources = async () =>
+      Object.fromEntries(
+        (await json(home, 'list')).libraries.map((l: { library: string; source: string }) => [l.library, l.source]),
+      );
+    expect((await sources())['typed@1.0.0']).toBe('npm:typed@1.0.0, types from npm:@types/typed@1.0.4');
     expect((await json(home, 'get', 'lib', 'marmot')).results).toEqual([]);
     const notag = path.join(home, 'notag@3.0.0.db');
     const kept = { hash: await fingerprint(notag), mtimeMs: (await stat(notag)).mtimeMs };
@@ -145,12 +159,19 @@ describe('docs sync over packages built earlier', () => {
     expect(dry.stdout).toContain(
       'Skipped solo@1.0.0: already built from the package (its package.json names no git repository)',
     );
-    expect(dry.stdout).toMatch(/: 2 would be built, 1 skipped; nothing was built\n$/);
+    expect(dry.stdout).toMatch(/: 3 would be built, 2 skipped; nothing was built\n$/);
 
     const upgraded = await json(home, 'sync', project, '--from-repo');
-    expect(origins(upgraded)).toEqual([['lib@1.0.0', 'repository', true]]);
+    expect(origins(upgraded)).toEqual([
+      ['lib@1.0.0', 'repository', true],
+      ['typed@1.0.0', 'repository', true],
+    ]);
     expect(upgraded.built[0].tag).toBe('v1.0.0');
+    expect((await sources())['typed@1.0.0']).toMatch(
+      /^file:.*#[0-9a-f]{40} path docs \(tag v1\.0\.0\), npm:typed@1\.0\.0/,
+    );
     expect(upgraded.skipped).toEqual([
+      { library: '@types/typed@1.0.4', reason: 'its types document typed@1.0.0' },
       {
         library: 'notag@3.0.0',
         reason: `already built from the package (no tag for 3.0.0 in ${pathToFileURL(repo).href})`,
@@ -167,7 +188,7 @@ describe('docs sync over packages built earlier', () => {
     const again = await docs(['sync', project, '--from-repo'], home);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('Skipped lib@1.0.0: already built\n');
-    expect(again.stdout).toMatch(/: 0 built \(0 from repositories, 0 from packages\), 3 skipped, 0 failed\n$/);
+    expect(again.stdout).toMatch(/: 0 built \(0 from repositories, 0 from packages\), 5 skipped, 0 failed\n$/);
     expect(await readdir(temp)).toEqual([]);
   });
 
@@ -180,14 +201,15 @@ describe('docs sync over packages built earlier', () => {
       { library: 'lib@1.0.0', from: 'package', rebuild: true },
       { library: 'notag@3.0.0', from: 'package', rebuild: true },
       { library: 'solo@1.0.0', from: 'package', rebuild: true },
+      { library: 'typed@1.0.0', from: 'package', rebuild: true },
     ]);
     const text = await docs(['sync', project, '--rebuild'], home);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^Rebuilt lib@1\.0\.0: 1 documents/m);
-    expect(text.stdout).toMatch(/: 3 built, 0 skipped, 0 failed\n$/);
+    expect(text.stdout).toMatch(/: 4 built, 1 skipped, 0 failed\n$/);
     // Without --from-repo, built from the package again, as asked: the repository's page is gone.
     expect((await json(home, 'get', 'lib', 'marmot')).results).toEqual([]);
-    expect((await json(home, 'list')).libraries).toHaveLength(3);
+    expect((await json(home, 'list')).libraries).toHaveLength(4);
   });
 
   it('keeps the package built earlier when its rebuild is interrupted, leaving nothing partial', async () => {

@@ -321,7 +321,9 @@ function describePlan(p: Planned, upgrade: boolean): string {
 
 /**
  * Whether an installed package was built from the dependency's own package (a plain sync: README, docs folder, API
- * page), as its recorded source says (`npm:name@version`), rather than from its repository or any other source.
+ * page), as its recorded source says: it starts with `npm:name@version` (alone, or followed by what else it was
+ * built from, such as `, types from npm:@types/name@1.0.0`), where one built from its repository starts with the
+ * repository's URL, and one added another way with its folder, URL or anything else.
  */
 async function builtFromPackage(
   store: PackageStore,
@@ -329,8 +331,9 @@ async function builtFromPackage(
   dependency: InstalledDependency,
 ): Promise<boolean> {
   if (dependency.ecosystem !== 'npm') return false;
-  const { source } = await store.reader(installed).info();
-  return source.toLowerCase() === `npm:${dependency.name}@${dependency.version}`.toLowerCase();
+  const source = (await store.reader(installed).info()).source.toLowerCase();
+  const own = `npm:${dependency.name}@${dependency.version}`.toLowerCase();
+  return source === own || source.startsWith(`${own},`);
 }
 
 function describeOrigin(outcome: Built): string {
