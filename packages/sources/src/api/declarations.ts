@@ -69,6 +69,8 @@ export function apiSections(
   });
 
   const fileOrder = new Map(program.getSourceFiles().map((file, index) => [file.fileName, index]));
+  // A symbol exported under two names (`export default z` beside `export { z }`) is documented once.
+  const documented = new Set<TypeScript.Symbol>();
   const sections: ApiSection[] = [];
   const walker = new Walker(ts, checker, claimed);
   for (const [index, { entry, module }] of modules.entries()) {
@@ -77,7 +79,8 @@ export function apiSections(
     const local: ApiSection[] = [];
     if (exportEquals !== undefined) {
       const target = resolved(ts, checker, exportEquals);
-      if (claimed.get(target) !== entry.importPath || !(target.flags & ts.SymbolFlags.Module)) {
+      if (!documented.has(target)) {
+        documented.add(target);
         const importLine = `import ${binding} from '${entry.importPath}'`;
         local.push(...onPage(binding, walker.own(target, binding, entry.importPath, importLine)));
       }
@@ -86,10 +89,9 @@ export function apiSections(
       (a, b) => position(a.target, fileOrder) - position(b.target, fileOrder),
     );
     for (const { symbol, target } of ordered) {
-      if (claimed.get(target) !== entry.importPath) continue;
       const name = symbol.getName();
-      if (name === 'export=' || name.startsWith('_')) continue;
-      claimed.set(target, ''); // documented: a second alias of it (`default`) is not documented again
+      if (claimed.get(target) !== entry.importPath || documented.has(target) || name.startsWith('_')) continue;
+      documented.add(target);
       const isDefault = name === 'default';
       const display =
         exportEquals !== undefined ? `${binding}.${name}` : isDefault ? identifierOr(target.getName(), binding) : name;
