@@ -119,16 +119,13 @@ describe('stageDependencyDocs', () => {
       expect(staged.value).toMatchObject({ name: 'alpha', version: '1.2.3', source: 'npm:alpha@1.2.3' });
       expect((await findDocFiles(staged.value.root)).map((f) => f.relativePath)).toEqual([
         'README.md',
-        'api/extra.md',
-        'api/render.md',
+        'api/index.md',
         'docs/guide.md',
       ]);
-      const api = await readFile(path.join(staged.value.root, 'api/render.md'), 'utf8');
+      const api = await readFile(path.join(staged.value.root, 'api/index.md'), 'utf8');
       expect(api).toContain('# alpha API');
       expect(api).toContain("## render\n\n`import { render } from 'alpha'` · function\n\nRenders a widget.");
-      expect(await readFile(path.join(staged.value.root, 'api/extra.md'), 'utf8')).toContain(
-        "## extra\n\n`import { extra } from 'alpha'` · variable\n\nExtra helper.",
-      );
+      expect(api).toContain("## extra\n\n`import { extra } from 'alpha'` · variable\n\nExtra helper.");
     } finally {
       await staged.value.dispose();
     }
@@ -150,7 +147,7 @@ describe('stageDependencyDocs', () => {
     };
     expect(await stagedFiles('beta')).toEqual(['readme.markdown']);
     expect(await stagedFiles('gamma')).toEqual(['README.md']);
-    expect(await stagedFiles('@scope/opt')).toEqual(['api/opt.md']);
+    expect(await stagedFiles('@scope/opt')).toEqual(['api/index.md']);
     expect(await stagedFiles('bare')).toBe('no README, docs folder or type declarations');
     expect(await readdir(temp)).toEqual([]);
   });

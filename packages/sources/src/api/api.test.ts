@@ -184,15 +184,11 @@ async function allPages(name: string): Promise<string> {
 describe('packageApi', () => {
   it('documents each entry point of an exports map on a page of its own, with how to import each export', async () => {
     const found = await pages('webby');
-    expect(Object.keys(found)).toEqual([
-      'api/App.md',
-      'api/Webby.md',
-      'api/assist.md',
-      'api/Context.md',
-      'api/logger/logger.md',
-    ]);
-    const root = Object.values(found).slice(0, 4).join('\n');
+    // A class or interface with members on a page of its own; an entry point's other exports on its index page.
+    expect(Object.keys(found)).toEqual(['api/App.md', 'api/index.md', 'api/Context.md', 'api/logger/index.md']);
+    const root = Object.values(found).slice(0, 3).join('\n');
     expect(found['api/App.md']).toMatch(/^# webby API\n\n## App\n/);
+    expect(found['api/index.md']).toMatch(/^# webby API\n\n## Webby\n[\s\S]*\n## assist\n/);
     expect(root).toContain("## App\n\n`import { App } from 'webby'` · class\n\nThe application.");
     // Re-exported under another name, and imported then exported.
     expect(root).toContain("## assist\n\n`import { assist } from 'webby'` · function\n\nHelps.");
@@ -200,7 +196,7 @@ describe('packageApi', () => {
     expect(root).toContain(
       "### Context.json\n\nMethod of `Context` · `import type { Context } from 'webby'`\n\nSends JSON.",
     );
-    const logger = found['api/logger/logger.md'] ?? '';
+    const logger = found['api/logger/index.md'] ?? '';
     expect(logger).toMatch(/^# webby\/logger API\n/);
     expect(logger).toContain("## logger\n\n`import { logger } from 'webby/logger'` · variable\n\nLogger middleware.");
     expect(logger).toContain('- `prefix`: what each line starts with');
@@ -236,11 +232,7 @@ describe('packageApi', () => {
     const api = await packageApi(folder('expressive'), folder('@types/expressive'), limits);
     expect(api.fromTypes).toBe(true);
     const root = api.pages.map((page) => page.markdown).join('\n');
-    expect(api.pages.map((p) => p.file)).toEqual([
-      'api/expressive.md',
-      'api/expressive.json.md',
-      'api/expressive.Response.md',
-    ]);
+    expect(api.pages.map((p) => p.file)).toEqual(['api/index.md', 'api/expressive.Response.md']);
     expect(root).toMatch(/^# expressive API\n/);
     expect(root).toContain(
       "## expressive\n\n`import expressive from 'expressive'` · function\n\nCreates an application.",
@@ -252,32 +244,26 @@ describe('packageApi', () => {
 
   it('keeps a dual layout apart: the root and ./v4 each document their own class under their own import path', async () => {
     const found = await pages('dual');
-    expect(Object.keys(found)).toEqual([
-      'api/z.md',
-      'api/ZodString.md',
-      'api/string.md',
-      'api/v4/ZodString.md',
-      'api/v4/email.md',
-    ]);
+    expect(Object.keys(found)).toEqual(['api/index.md', 'api/ZodString.md', 'api/v4/ZodString.md', 'api/v4/index.md']);
     expect(found['api/ZodString.md']).toContain(
       "### ZodString.email\n\nMethod of `ZodString` · `import { ZodString } from 'dual'`",
     );
     expect(found['api/ZodString.md']).not.toContain('Deprecated');
-    expect(found['api/z.md']).toContain("## z\n\n`import { z } from 'dual'` · namespace");
+    expect(found['api/index.md']).toContain("## z\n\n`import { z } from 'dual'` · namespace");
     expect(found['api/v4/ZodString.md']).toMatch(/^# dual\/v4 API\n/);
     expect(found['api/v4/ZodString.md']).toContain(
       "### ZodString.email\n\nMethod of `ZodString` · `import { ZodString } from 'dual/v4'`\n\nDeprecated: Use `z.email()` instead.",
     );
-    expect(found['api/v4/email.md']).toContain("## email\n\n`import { email } from 'dual/v4'` · function");
+    expect(found['api/v4/index.md']).toContain("## email\n\n`import { email } from 'dual/v4'` · function");
   });
 
   it('follows a re-export into a dependency, and typesVersions where there is no exports map', async () => {
-    expect((await pages('runner'))['api/fn.md']).toContain(
+    expect((await pages('runner'))['api/index.md']).toContain(
       "## fn\n\n`import { fn } from 'runner'` · function\n\nCreates a mock function.",
     );
     const legacy = await pages('legacy');
-    expect(Object.keys(legacy)).toEqual(['api/main.md', 'api/extra/extra.md']);
-    expect(legacy['api/extra/extra.md']).toContain("## extra\n\n`import { extra } from 'legacy/extra'`");
+    expect(Object.keys(legacy)).toEqual(['api/index.md', 'api/extra/index.md']);
+    expect(legacy['api/extra/index.md']).toContain("## extra\n\n`import { extra } from 'legacy/extra'`");
   });
 
   it('reads nothing outside the package, through a reference path or a symlink', async () => {

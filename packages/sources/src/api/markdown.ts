@@ -1,39 +1,56 @@
 import type { ApiSection } from './declarations.js';
 
-/** One API page: one export of one entry point, with its members. */
+/** One API page: an export of one entry point with its members, or the entry point's other exports. */
 export interface ApiPage {
-  /** Where it is written in the staged folder: `api/ZodString.md` for the root's, `api/v4/ZodString.md` for `zod/v4`'s. */
+  /** Where it is written in the staged folder: `api/ZodString.md` for the root's, `api/v4/index.md` for `zod/v4`'s others. */
   readonly file: string;
   readonly importPath: string;
   readonly markdown: string;
 }
 
 /**
- * API sections as markdown pages, one per export of an entry point, as API
- * references are laid out (TypeDoc, api-extractor): the page is the unit a
- * reader opens and a search tells apart, not the whole API. Each page is
- * titled by its entry point (`# zod/v4 API`) and holds a `##` section for the
- * export and a `###` per member, each opening with how to import it, then the
- * comment (a deprecation first), the parameters and return value, the
- * signatures in a `ts` fence (overloads together) and the examples as code.
+ * API sections as markdown pages, as API references lay them out (TypeDoc,
+ * api-extractor): a class, interface or namespace with members gets a page of
+ * its own, the unit a reader opens and a search tells apart, and an entry
+ * point's other exports (functions, variables, types) share its index page
+ * (`api/index.md`, `api/v4/index.md`). Each page is titled by its entry point
+ * (`# zod/v4 API`) and holds a `##` section per export and a `###` per member,
+ * each opening with how to import it, then the comment (a deprecation first),
+ * the parameters and return value, the signatures in a `ts` fence (overloads
+ * together) and the examples as code.
  *
  * @example
- * apiPages('zod', sections).map((p) => p.file); // → ['api/ZodString.md', 'api/v4/ZodString.md', …]
+ * apiPages('zod', sections).map((p) => p.file); // → ['api/index.md', 'api/ZodString.md', 'api/v4/index.md', …]
  */
 export function apiPages(packageName: string, sections: readonly ApiSection[]): ApiPage[] {
-  const pages = new Map<string, { importPath: string; sections: ApiSection[] }>();
-  const files = new Set<string>();
+  const byExport = new Map<string, { importPath: string; exportName: string; sections: ApiSection[] }>();
   for (const section of sections) {
     const key = `${section.importPath}\0${section.exportName}`;
-    const page = pages.get(key);
-    if (page) page.sections.push(section);
-    else pages.set(key, { importPath: section.importPath, sections: [section] });
+    const group = byExport.get(key);
+    if (group) group.sections.push(section);
+    else byExport.set(key, { importPath: section.importPath, exportName: section.exportName, sections: [section] });
   }
-  return [...pages.values()].map(({ importPath, sections: list }) => {
-    const folder = importPath === packageName ? 'api' : `api/${importPath.slice(packageName.length + 1)}`;
-    const file = uniqueFile(files, folder, list[0]?.exportName ?? 'index');
-    return { file, importPath, markdown: `${[`# ${importPath} API`, ...list.map(sectionMarkdown)].join('\n\n')}\n` };
-  });
+  // Page by page, in the order of the exports: an entry point's index page where its first loose export is.
+  const pages = new Map<string, { importPath: string; stem: string; sections: ApiSection[] }>();
+  for (const { importPath, exportName, sections: list } of byExport.values()) {
+    const own = list.length > 1;
+    const key = own ? `${importPath}\0${exportName}` : importPath;
+    const page = pages.get(key);
+    if (page) page.sections.push(...list);
+    else pages.set(key, { importPath, stem: own ? exportName : 'index', sections: [...list] });
+  }
+  // Index pages take their names first, so an export called `index` is the one renamed.
+  const files = new Set<string>();
+  const folderOf = (importPath: string) =>
+    importPath === packageName ? 'api' : `api/${importPath.slice(packageName.length + 1)}`;
+  const named = new Map<string, string>();
+  for (const [key, page] of pages)
+    if (page.stem === 'index') named.set(key, uniqueFile(files, folderOf(page.importPath), 'index'));
+  return [...pages].map(([key, { importPath, stem, sections: list }]) => ({
+    file: named.get(key) ?? uniqueFile(files, folderOf(importPath), stem),
+    importPath,
+    markdown: `${[`# ${importPath} API`, ...list.map(sectionMarkdown)].join('\n\n')}\n`,
+  }));
 }
 
 /** A file name for an export, unique in the package even where names differ only in case or in characters dropped. */
