@@ -130,7 +130,7 @@ export interface Response {
     'node_modules/dual/index.d.cts':
       'import * as z from "./v3/external.cjs";\nexport * from "./v3/external.cjs";\nexport { z };\nexport default z;\n',
     'node_modules/dual/v3/external.d.cts':
-      'export declare class ZodString {\n    email(message?: string): ZodString;\n}\nexport declare function string(): ZodString;\n',
+      'export declare class ZodString {\n    email(message?: string): ZodString;\n}\nexport declare function string(): ZodString;\nexport type TypeOf<T> = T;\nexport type { TypeOf as infer };\n',
     'node_modules/dual/v4/index.d.cts':
       'export declare class ZodString {\n    /** @deprecated Use `z.email()` instead. */\n    email(params?: string): this;\n}\n/** Validates an email address. */\nexport declare function email(): ZodString;\n',
     // The API re-exported from a dependency, as a monorepo's packages do.
@@ -250,6 +250,11 @@ describe('packageApi', () => {
     );
     expect(found['api/ZodString.md']).not.toContain('Deprecated');
     expect(found['api/index.md']).toContain("## z\n\n`import { z } from 'dual'` · namespace");
+    // One section for a type exported under two names, saying both.
+    expect(found['api/index.md']).toContain(
+      "## TypeOf\n\n`import type { TypeOf } from 'dual'` · type · also exported as `infer`",
+    );
+    expect(found['api/index.md']).not.toContain('## infer');
     expect(found['api/v4/ZodString.md']).toMatch(/^# dual\/v4 API\n/);
     expect(found['api/v4/ZodString.md']).toContain(
       "### ZodString.email\n\nMethod of `ZodString` · `import { ZodString } from 'dual/v4'`\n\nDeprecated: Use `z.email()` instead.",

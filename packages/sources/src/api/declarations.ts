@@ -25,6 +25,8 @@ interface Declared {
   readonly doc: string;
   /** The JSDoc tags, in order: `param`, `returns`, `example`, `deprecated`, … */
   readonly tags: readonly { readonly name: string; readonly text: string }[];
+  /** The other names the entry point exports it under (`infer` beside `TypeOf`): users write those too. */
+  readonly aliases?: readonly string[];
 }
 
 // Tags that keep a declaration out of the public documentation.
@@ -88,6 +90,8 @@ export function apiSections(
     const ordered = [...(exportsOf[index] ?? [])].sort(
       (a, b) => position(a.target, fileOrder) - position(b.target, fileOrder),
     );
+    const namesOf = new Map<TypeScript.Symbol, string[]>();
+    for (const { symbol, target } of ordered) namesOf.set(target, [...(namesOf.get(target) ?? []), symbol.getName()]);
     for (const { symbol, target } of ordered) {
       const name = symbol.getName();
       if (claimed.get(target) !== entry.importPath || documented.has(target) || name.startsWith('_')) continue;
@@ -101,7 +105,9 @@ export function apiSections(
           : isDefault
             ? `import ${display} from '${entry.importPath}'`
             : `import ${isTypeOnly(ts, target) ? 'type ' : ''}{ ${name} } from '${entry.importPath}'`;
-      local.push(...onPage(display, walker.document(target, display, entry.importPath, importLine)));
+      const [own, ...members] = walker.document(target, display, entry.importPath, importLine);
+      const aliases = (namesOf.get(target) ?? []).filter((other) => other !== name && other !== 'default');
+      if (own) local.push(...onPage(display, [aliases.length > 0 ? { ...own, aliases } : own, ...members]));
     }
     sections.push(...local);
   }

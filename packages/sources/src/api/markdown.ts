@@ -68,7 +68,10 @@ function sectionMarkdown(section: ApiSection): string {
     section.owner === undefined
       ? `\`${section.importLine}\` · ${section.kind}`
       : `${capitalised(section.kind)} of \`${section.owner}\` · \`${section.importLine}\``;
-  const parts = [`${level} ${section.name}`, reach];
+  const aliases = section.aliases?.length
+    ? ` · also exported as ${section.aliases.map((alias) => `\`${alias}\``).join(', ')}`
+    : '';
+  const parts = [`${level} ${section.name}`, `${reach}${aliases}`];
   const deprecated = section.tags.find((tag) => tag.name === 'deprecated');
   if (deprecated) parts.push(`Deprecated${deprecated.text ? `: ${links(deprecated.text)}` : '.'}`);
   if (section.doc !== '') parts.push(links(section.doc));
