@@ -426,6 +426,32 @@ await check('@docs/cli: docs add builds and installs a package', async () => {
   return `${result.library}: ${result.documents} documents, ${result.chunks} sections`;
 });
 
+await check('@docs/cli: docs sync builds an API page with the TypeScript compiler it installed', async () => {
+  // A project whose one dependency ships only declarations: the API page needs `typescript`, loaded on demand by the
+  // installed @docs/sources, so a dependency missing from its manifest fails here and nowhere else.
+  const project = path.join(work, 'typed-project');
+  const typed = path.join(project, 'node_modules', 'typed');
+  mkdirSync(typed, { recursive: true });
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'typed-user', dependencies: { typed: '1' } }),
+  );
+  writeFileSync(
+    path.join(typed, 'package.json'),
+    JSON.stringify({ name: 'typed', version: '1.0.0', types: 'index.d.ts' }),
+  );
+  writeFileSync(
+    path.join(typed, 'index.d.ts'),
+    '/** Frobnicates the widget. */\nexport declare function frobnicate(): void;\n',
+  );
+  const { stdout } = await run(docs, ['sync', project, '--json'], { cwd: cliProject, env: docsEnv });
+  const result = JSON.parse(stdout);
+  assert(result.built?.[0]?.library === 'typed@1.0.0', `sync: ${stdout.slice(0, 300)}`);
+  const page = await run(docs, ['read', 'typed', 'api/index.md'], { cwd: cliProject, env: docsEnv });
+  assert(page.stdout.includes("import { frobnicate } from 'typed'"), `api/index.md: ${page.stdout.slice(0, 300)}`);
+  return `typed@1.0.0: ${result.built[0].documents} documents`;
+});
+
 await check('@docs/cli: docs search answers from the package', async () => {
   const { stdout } = await run(docs, ['search', 'dispose', 'a', 'widget', '--json'], { cwd: cliProject, env: docsEnv });
   const response = JSON.parse(stdout);
