@@ -155,6 +155,7 @@ async function stagePython(dependency: InstalledDependency, dir: string): Promis
   // Core metadata: without a content type the description is reStructuredText.
   const type = headers.get('description-content-type')?.toLowerCase() ?? 'text/x-rst';
   const file = type.includes('markdown') ? 'README.md' : type.includes('plain') ? 'README.txt' : 'README.rst';
-  await writeFile(path.join(dir, file), description);
+  // A markdown long description is most often the project's README, with its badges and HTML front page.
+  await writeFile(path.join(dir, file), file === 'README.md' ? cleanReadme(description) : description);
   return { files: [file], fromTypes: false, warnings: [] };
 }

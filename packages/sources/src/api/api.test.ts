@@ -56,6 +56,7 @@ export declare class App {
     private hidden;
     protected guarded(): void;
     _private: number;
+    '~standard': { version: 1 };
 }
 /**
  * Old name of {@link App}.

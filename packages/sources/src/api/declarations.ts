@@ -44,7 +44,7 @@ const MAX_MEMBERS = 250;
  * their namespace members, overloads together. An export reachable from
  * several entry points is documented once, under the first (the package's
  * root comes first), and a member inherited from an exported class or
- * interface stays with that owner. Private, protected and `_`-named members
+ * interface stays with that owner. Private, protected, `_`- and `~`-named members
  * and anything tagged `@internal`, `@hidden`, `@ignore` or `@private` are left
  * out.
  */
@@ -221,14 +221,15 @@ class Walker {
     return sections;
   }
 
-  /** A member worth a section: named, not private or protected, not `_`-named, and not one an exported owner documents. */
+  /** A member worth a section: named, not private or protected, not `_`- or `~`-named, and not one an exported owner documents. */
   private isPublicMember(member: TypeScript.Symbol, owner: TypeScript.Symbol): boolean {
     const { ts } = this;
     const declaration = member.valueDeclaration ?? member.declarations?.[0];
     if (declaration === undefined) return false;
     const name = member.getName();
     const isConstructor = name === ts.InternalSymbolName.Constructor;
-    if (!isConstructor && (name.startsWith('_') || name.startsWith('#'))) return false;
+    // `_x` and `#x` are private by convention; `~x` is how Standard Schema hides a member from autocompletion.
+    if (!isConstructor && /^[_#~]/.test(name)) return false;
     if (ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) {
       return false;
     }
