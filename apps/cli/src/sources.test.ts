@@ -270,6 +270,27 @@ describe('docs sync', () => {
     expect(await readdir(temp)).toEqual([]);
   });
 
+  it('says when an API page stopped at its limits, and builds the rest', async () => {
+    const big = path.join(dir, 'big-project');
+    const files: Record<string, string | object> = {
+      'package.json': { name: 'big-project', dependencies: { huge: '1' } },
+      'node_modules/huge/package.json': { name: 'huge', version: '1.0.0', types: 'index.d.ts' },
+      'node_modules/huge/index.d.ts': Array.from({ length: 1001 }, (_, i) => `export * from './f${i}.js';`).join('\n'),
+    };
+    for (let i = 0; i < 1001; i++) files[`node_modules/huge/f${i}.d.ts`] = `export declare const x${i}: number;\n`;
+    await write(big, files);
+    const result = await docs(['sync', big, '--home', path.join(dir, 'big-home')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Built huge@1\.0\.0: /m);
+    expect(result.stderr).toBe(
+      'docs: warning: huge@1.0.0: the API page stops at 1000 declaration files or 16777216 bytes\n',
+    );
+    const listed = await docs(['sync', big, '--home', path.join(dir, 'big-home-json'), '--json']);
+    expect(JSON.parse(listed.stdout).built[0].warnings).toEqual([
+      'the API page stops at 1000 declaration files or 16777216 bytes',
+    ]);
+  });
+
   it('skips versions already built, and adds dev dependencies with --dev', async () => {
     const text = await docs(['sync', project, '--dev']);
     expect(text.code).toBe(0);

@@ -52,6 +52,8 @@ interface Built {
   readonly fallback?: string;
   /** Set when it replaced the package of this version in the store. */
   readonly replaced?: true;
+  /** What the build fell short of (an API page cut at its limits), printed as warnings. */
+  readonly warnings?: readonly string[];
 }
 
 interface Outcome {
@@ -245,6 +247,10 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
                 (options.fromRepo ? `, ${describeOrigin(outcome)}` : '') +
                 ` (${index + 1}/${wanted.length})`,
             );
+            if (!globals.json) {
+              for (const warning of outcome.warnings ?? [])
+                process.stderr.write(`docs: warning: ${library}: ${warning}\n`);
+            }
           }
         } catch (error) {
           if (signal.aborted) throw error;
@@ -386,6 +392,7 @@ async function buildDependency(
       ...(saved ? { saved } : {}),
       ...origin,
       ...(replaced ? { replaced: true as const } : {}),
+      ...(source.warnings.length > 0 ? { warnings: source.warnings } : {}),
     };
   } finally {
     await source.dispose();
