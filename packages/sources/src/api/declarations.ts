@@ -152,29 +152,38 @@ class Walker {
       return [own, ...unclaimed.flatMap((m) => this.document(m, `${name}.${m.getName()}`, importPath, importLine, 1))];
     }
     return [
-      ...this.own(symbol, name, importPath, importLine),
+      this.section(symbol, name, importPath, importLine, comment),
       ...this.members(symbol, name, importPath, importLine, depth),
     ];
   }
 
-  /** The section of a symbol itself: every declaration's signature, its comment. */
+  /** The section of a symbol itself, or none when a tag hides it. */
   own(symbol: TypeScript.Symbol, name: string, importPath: string, importLine: string, owner?: string): Declared[] {
     const comment = this.comment(symbol);
-    if (comment === undefined) return [];
+    return comment === undefined ? [] : [this.section(symbol, name, importPath, importLine, comment, owner)];
+  }
+
+  /** A symbol's section from its comment, read once by the caller: every declaration's signature, the comment. */
+  private section(
+    symbol: TypeScript.Symbol,
+    name: string,
+    importPath: string,
+    importLine: string,
+    comment: Pick<Declared, 'doc' | 'tags'>,
+    owner?: string,
+  ): Declared {
     const signatures = [...new Set((symbol.declarations ?? []).map((d) => declarationText(this.ts, d)))].filter(
       (text) => text !== '',
     );
-    return [
-      {
-        importPath,
-        name,
-        ...(owner === undefined ? {} : { owner }),
-        kind: kindOf(this.ts, symbol),
-        importLine,
-        signatures,
-        ...comment,
-      },
-    ];
+    return {
+      importPath,
+      name,
+      ...(owner === undefined ? {} : { owner }),
+      kind: kindOf(this.ts, symbol),
+      importLine,
+      signatures,
+      ...comment,
+    };
   }
 
   /** Public members of a class, interface or namespace, each under its owner's name. */

@@ -68,13 +68,15 @@ export function resolveEntryPoints(
   const typesSubpaths = types ? publicSubpaths(types.manifest) : [];
   // One cache for every subpath: without it each resolution reads and parses the package.json again (date-fns's
   // 740 subpaths made that over a second).
-  const cache = ts.createModuleResolutionCache(runtime.dir, (file) => file, resolution(ts));
+  const options = resolution(ts);
+  const cache = ts.createModuleResolutionCache(runtime.dir, (file) => file, options);
+  const resolver = { ts, options, cache };
   for (const subpath of publicSubpaths(manifest)) {
     const importPath = subpath === '.' ? runtime.name : `${runtime.name}/${subpath.slice(2)}`;
-    const own = resolveDeclaration(ts, runtime, subpath, cache);
+    const own = resolveDeclaration(resolver, runtime, subpath);
     if (own !== undefined || !types) add(importPath, own, false);
     else if (subpath === '.' || typesSubpaths.includes(subpath)) {
-      add(importPath, resolveDeclaration(ts, types.folder, subpath, cache), true);
+      add(importPath, resolveDeclaration(resolver, types.folder, subpath), true);
     }
   }
   return found;
@@ -87,10 +89,13 @@ function resolution(ts: typeof TypeScript): TypeScript.CompilerOptions {
 
 /** The declaration file TypeScript resolves `<package>/<subpath>` to, from the folder holding the package. */
 function resolveDeclaration(
-  ts: typeof TypeScript,
+  {
+    ts,
+    options,
+    cache,
+  }: { ts: typeof TypeScript; options: TypeScript.CompilerOptions; cache: TypeScript.ModuleResolutionCache },
   folder: PackageFolder,
   subpath: string,
-  cache: TypeScript.ModuleResolutionCache,
 ): string | undefined {
   // The folder that holds `node_modules/<name>`: resolving the bare name from there finds this very package.
   const nodeModules = path.resolve(folder.dir, ...folder.name.split('/').map(() => '..'));
@@ -98,7 +103,6 @@ function resolveDeclaration(
   const containing = path.join(path.dirname(nodeModules), '__docs_entry__.ts');
   const specifier = subpath === '.' ? folder.name : `${folder.name}/${subpath.slice(2)}`;
   for (const mode of [ts.ModuleKind.ESNext, ts.ModuleKind.CommonJS] as const) {
-    const options = resolution(ts);
     const resolved = ts.resolveModuleName(
       specifier,
       containing,

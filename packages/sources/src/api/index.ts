@@ -53,10 +53,11 @@ export async function packageApi(
     ...(types && typesManifest ? [{ folder: types, manifest: typesManifest }] : []),
   ]);
   const warnings: string[] = [];
+  const options = programOptions(ts);
   const program = ts.createProgram({
     rootNames: entries.map((entry) => entry.file),
-    options: PROGRAM_OPTIONS(ts),
-    host: boundedHost(ts, readable, limits, (warning) => warnings.push(warning)),
+    options,
+    host: boundedHost(ts, options, readable, limits, (warning) => warnings.push(warning)),
   });
   const sections = apiSections(ts, program, entries);
   const pages = apiPages(runtime.name, sections);
@@ -64,7 +65,7 @@ export async function packageApi(
   return { pages, fromTypes: pages.some((page) => typed.has(page.importPath)), warnings: [...new Set(warnings)] };
 }
 
-function PROGRAM_OPTIONS(ts: typeof TypeScript): TypeScript.CompilerOptions {
+function programOptions(ts: typeof TypeScript): TypeScript.CompilerOptions {
   return {
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     module: ts.ModuleKind.ESNext,
@@ -104,11 +105,12 @@ async function readableFolders(
  */
 function boundedHost(
   ts: typeof TypeScript,
+  options: TypeScript.CompilerOptions,
   folders: readonly string[],
   limits: ApiLimits,
   warn: (warning: string) => void,
 ): TypeScript.CompilerHost {
-  const host = ts.createCompilerHost(PROGRAM_OPTIONS(ts), true);
+  const host = ts.createCompilerHost(options, true);
   const realpathOf = (file: string) => host.realpath?.(file) ?? file;
   let files = 0;
   let bytes = 0;
