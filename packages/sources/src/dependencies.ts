@@ -51,6 +51,9 @@ export interface FindDependenciesOptions {
   readonly filter?: readonly string[];
 }
 
+// `name` or `@scope/name`, neither part `.`/`..` nor holding a path separator: what may follow `node_modules/`.
+const PACKAGE_NAME = /^(?:@(?!\.\.?\/)[^/\\]+\/)?(?!\.\.?$)[^/\\@][^/\\]*$/;
+
 // Tools a virtualenv always holds; not what the project runs.
 const PYTHON_TOOLING = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
 const VIRTUALENV_FOLDERS = ['.venv', 'venv', 'env', '.env'];
@@ -201,8 +204,13 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The folder of an installed package as Node finds it: `node_modules/<name>` here or in a parent, symlinks resolved. */
+/**
+ * The folder of an installed package as Node finds it: `node_modules/<name>` here or in a parent, symlinks resolved.
+ * A name is read from a package.json, which is untrusted: one that is not a package name (`../../elsewhere`, a
+ * backslash, more than a scope and a name) finds nothing, so it can never name a folder outside `node_modules`.
+ */
 export async function resolvePackageFolder(from: string, name: string): Promise<string | undefined> {
+  if (!PACKAGE_NAME.test(name)) return undefined;
   let dir = from;
   for (;;) {
     if (path.basename(dir) !== 'node_modules') {

@@ -155,13 +155,20 @@ export interface Response {
     'node_modules/legacy/types/index.d.ts': '/** The main thing. */\nexport declare function main(): void;\n',
     'node_modules/legacy/types/extra.d.ts': '/** The extra thing. */\nexport declare function extra(): void;\n',
     // Declarations that reach outside the package: a reference path and a symlink.
-    'node_modules/escape/package.json': { name: 'escape', version: '1.0.0', types: 'index.d.ts' },
+    // Its dependencies name a folder outside node_modules, which must not become readable.
+    'node_modules/escape/package.json': {
+      name: 'escape',
+      version: '1.0.0',
+      types: 'index.d.ts',
+      dependencies: { '../../../../elsewhere': '*' },
+    },
     'node_modules/escape/index.d.ts':
       '/// <reference path="../../../outside.d.ts" />\nexport * from "./linked.js";\n/** Inside. */\nexport declare function inside(): void;\n',
   });
   await write(dir, { 'outside.d.ts': '/** Outside. */\ndeclare function outside(): void;\n' });
   await write(dir, {
     'elsewhere/linked.d.ts': '/** Linked from outside. */\nexport declare function linked(): void;\n',
+    'elsewhere/package.json': { name: 'elsewhere', version: '1.0.0' },
   });
   await symlink(path.join(dir, 'elsewhere/linked.d.ts'), path.join(project, 'node_modules/escape/linked.d.ts'));
 });
@@ -272,7 +279,7 @@ describe('packageApi', () => {
     expect(legacy['api/extra/index.md']).toContain("## extra\n\n`import { extra } from 'legacy/extra'`");
   });
 
-  it('reads nothing outside the package, through a reference path or a symlink', async () => {
+  it('reads nothing outside the package, through a reference path, a symlink or a dependency named as a path', async () => {
     const root = await allPages('escape');
     expect(root).toContain('## inside');
     expect(root).not.toContain('outside');
