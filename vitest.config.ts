@@ -15,6 +15,7 @@ const packages = [
   'apps/cli',
   'apps/server',
   'apps/eval',
+  'apps/bench',
 ];
 
 export default defineConfig({

@@ -2,7 +2,7 @@
 // Long fuzz runs, not a test: the test suite runs the same checks with a few
 // hundred cases and a few crash trials; this runs as many as asked. Usage:
 //
-//   pnpm fuzz [--queries 100000] [--crashes 100] [--seed N]
+//   pnpm fuzz [--queries 100000] [--crashes 100] [--hostile 1000] [--seed N]
 //
 // 1. Queries: fast-check strings (unicode, FTS5 syntax, SQL, quotes, huge and
 //    empty ones) through getDocs and searchAll over a store of generated
@@ -13,6 +13,12 @@
 //    point. After each kill, the next store operation must leave the store
 //    with only whole packages, each passing the install checks, and no partial
 //    or side file left behind.
+// 3. Hostile packages: real package files changed at random (bytes, cut
+//    short, rows set to numbers at the edges or to megabytes of text with
+//    escapes, the full-text index's blocks, an embedder naming a path or an
+//    endpoint, triggers and views), each installed beside healthy packages:
+//    refused with a reason, or installed with every search over all libraries
+//    still answering, within a fixed multiple of its budget in bytes.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +28,7 @@ import { getDocs, SEARCH_DEFAULTS, type SearchResponse, searchAll } from '@docs/
 import { type DocumentInput, inspectPackageFile, PackageStore, writePackage } from '@docs/store';
 import fc from 'fast-check';
 import { commandLine } from './command-line.js';
+import { fuzzHostile } from './hostile-fuzz.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = path.join(root, 'apps/cli/dist/bin.cjs'); // the bin package.json declares, as users run it
@@ -210,13 +217,18 @@ async function fuzzCrashes(work: string, trials: number, seed: number): Promise<
 }
 
 async function main(): Promise<void> {
-  const { values } = commandLine('fuzz', 'usage: pnpm fuzz [--queries 100000] [--crashes 100] [--seed N]', {
-    options: {
-      queries: { type: 'string', default: '100000' },
-      crashes: { type: 'string', default: '100' },
-      seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+  const { values } = commandLine(
+    'fuzz',
+    'usage: pnpm fuzz [--queries 100000] [--crashes 100] [--hostile 1000] [--seed N]',
+    {
+      options: {
+        queries: { type: 'string', default: '100000' },
+        crashes: { type: 'string', default: '100' },
+        hostile: { type: 'string', default: '1000' },
+        seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+      },
     },
-  });
+  );
   const seed = Number(values.seed);
   const work = await mkdtemp(path.join(tmpdir(), 'docs-fuzz-'));
   try {
@@ -231,9 +243,11 @@ async function main(): Promise<void> {
     process.stdout.write(`queries: ${JSON.stringify(queries)}\n`);
     const crashes = await fuzzCrashes(work, Number(values.crashes), seed);
     process.stdout.write(`crashes: ${JSON.stringify(crashes)}\n`);
+    const hostilePackages = await fuzzHostile(path.join(work, 'hostile'), Number(values.hostile), seed);
+    process.stdout.write(`hostile: ${JSON.stringify(hostilePackages)}\n`);
     process.stdout.write(`seed: ${seed}\n`);
-    const failed =
-      queries.errors + queries.invariantBroken + crashes.leftovers + crashes.brokenPackages > 0 ? 'FAILED' : 'ok';
+    const failures = queries.errors + queries.invariantBroken + crashes.leftovers + crashes.brokenPackages;
+    const failed = failures + hostilePackages.failed > 0 ? 'FAILED' : 'ok';
     process.stdout.write(`${failed}\n`);
     if (failed !== 'ok') process.exitCode = 1;
   } finally {
