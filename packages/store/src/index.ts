@@ -10,6 +10,7 @@ export { indexTokens, tokensContain } from './index-tokens.js';
 export type { InstalledPackage } from './installed-package.js';
 export type { PackageId, VersionLabel } from './names.js';
 export {
+  assertFileNameFits,
   assertValidName,
   assertValidVersion,
   compareVersions,

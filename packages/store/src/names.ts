@@ -13,12 +13,45 @@ export interface PackageId {
   readonly version: string;
 }
 
+/** npm's limit on a package name, which every library name docs reads from a registry keeps too. */
+export const MAX_NAME_LENGTH = 214;
+
+/**
+ * The longest file name a package's may be: 255 bytes (ext4, APFS, NTFS) less what docs adds to it for the files it
+ * keeps beside it, the longest being a vector job's work file `.<file>.<12 hex>.vectors-journal` (30 more). Names
+ * and versions are ASCII (see NAME and VERSION), so characters are bytes.
+ */
+export const MAX_FILE_NAME_LENGTH = 255 - '..123456789abc.vectors-journal'.length;
+
 /** Throws StoreError('invalid-name') unless `name` is a valid library name. */
 export function assertValidName(name: string): void {
-  if (!NAME.test(name) || name.length > 214) {
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new StoreError(
+      'invalid-name',
+      `library name "${name.slice(0, 40)}…" is ${name.length} characters long; at most ${MAX_NAME_LENGTH} are allowed (npm's limit)`,
+    );
+  }
+  if (!NAME.test(name)) {
     throw new StoreError(
       'invalid-name',
       `invalid library name "${name}": use letters, digits, ".", "_" and "-", optionally with an @scope/ prefix`,
+    );
+  }
+}
+
+/**
+ * Throws StoreError('invalid-name' | 'invalid-version') unless `id` is a valid name and version whose package file
+ * (`<name>@<version>.db`) and the files docs keeps beside it fit in a file name: a name of 214 characters leaves
+ * room for a version of 8.
+ */
+export function assertFileNameFits(id: PackageId): void {
+  assertValidName(id.name);
+  assertValidVersion(id.version);
+  const length = packageFileName(id).length;
+  if (length > MAX_FILE_NAME_LENGTH) {
+    throw new StoreError(
+      'invalid-name',
+      `${formatPackageId(id).slice(0, 60)}… is too long: its file name would be ${length} characters, and at most ${MAX_FILE_NAME_LENGTH} fit (a file name holds 255, and docs adds to it for its work files). Use a shorter --name or --version`,
     );
   }
 }

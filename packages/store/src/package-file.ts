@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { checkQueries, packageSchema, readQueries } from './compiled-queries.js';
 import { StoreError } from './errors.js';
-import { assertValidName, assertValidVersion, type PackageId } from './names.js';
+import { assertFileNameFits, assertValidName, assertValidVersion, type PackageId } from './names.js';
 import { contentProblem } from './package-content.js';
 import { PACKAGE_FORMAT_VERSION, type PackageTable } from './schema.js';
 import { createSchema, openReadOnlyDatabase, userVersion } from './sqlite.js';
@@ -120,6 +120,7 @@ export async function validatePackageCopy(
     try {
       assertValidName(info.name);
       assertValidVersion(info.version);
+      assertFileNameFits(info);
     } catch (error) {
       throw new StoreError('invalid-package', `${subject}: ${(error as Error).message}`, { cause: error });
     }

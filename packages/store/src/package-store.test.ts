@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -565,4 +565,31 @@ describe('names and versions', () => {
       expect(parsePackageFileName(file)).toBeUndefined();
     },
   );
+});
+
+describe('long names', () => {
+  const longest = 'a'.repeat(214);
+
+  it('installs a library of the longest name npm allows (214 characters) with a short version', async () => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    await mkdir(store.dir);
+    // The partial file of a build is named after the package: it must fit too.
+    const file = store.partialPath({ name: longest, version: '1.0.0' });
+    await writePackage(file, { name: longest, version: '1.0.0' }, docs);
+    const { installed } = await store.install(file, { move: true });
+    expect(installed.name).toBe(longest);
+    expect((await store.resolve(longest)).ok).toBe(true);
+    await store.close();
+  });
+
+  test.each([
+    [`${longest}b`, '1.0.0', /is 215 characters long; at most 214/],
+    [longest, '1.0.0-beta.10', /too long: its file name would be 231 characters, and at most 225 fit/],
+  ])('refuses %# with a clear error, not ENAMETOOLONG', async (name, version, message) => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    const attempt = () => store.partialPath({ name, version });
+    expect(attempt).toThrow(message);
+    expect(attempt).toThrow(expect.objectContaining({ code: 'invalid-name' }));
+    await expect(writePackage(path.join(dir, 'x.db'), { name, version }, docs)).rejects.toThrow(message);
+  });
 });

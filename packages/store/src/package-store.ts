@@ -7,7 +7,9 @@ import { closestName } from './closest.js';
 import { StoreError } from './errors.js';
 import type { Term } from './fts-query.js';
 import type { InstalledPackage } from './installed-package.js';
+import { withNameLock } from './name-lock.js';
 import {
+  assertFileNameFits,
   compareNames,
   compareVersions,
   formatPackageId,
@@ -27,6 +29,7 @@ import {
 import { PackageReader } from './package-reader.js';
 import {
   assertNoPendingWal,
+  partialName,
   partialTag,
   removeLeftoversSync,
   removeSideFiles,
@@ -34,7 +37,7 @@ import {
 } from './partial-files.js';
 import { type ReaderCacheSizes, ReaderCaches, sharedReaderCaches } from './reader-caches.js';
 import { openReadOnlyDatabase } from './sqlite.js';
-import { VectorJob } from './vector-job.js';
+import { removeWorkFiles, VectorJob } from './vector-job.js';
 import type { PackageEmbedder } from './vector-search.js';
 import { takeWrittenHere } from './written-here.js';
 
@@ -263,15 +266,22 @@ export class PackageStore {
       // A package this process has just written (a build installing its output) is checked for what
       // a build can get wrong, not row by row: the rows are as the writer made them.
       const builtHere = inStore && takeWrittenHere(file);
-      info = await validatePackageCopy(staged, file, { rows: !builtHere });
-      await this.#assertOneSpelling(info);
+      const valid = await validatePackageCopy(staged, file, { rows: !builtHere });
+      info = valid;
       target = path.join(this.dir, packageFileName(info));
-      replaced = await stat(target).then(
-        () => true,
-        () => false,
-      );
-      await this.#closeReader(target);
-      await rename(staged, target);
+      const into = target;
+      // The check and the rename under one lock per name whatever its case: two spellings installed at the
+      // same moment would otherwise both pass the check.
+      replaced = await withNameLock(this.dir, info.name, async () => {
+        await this.#assertOneSpelling(valid);
+        const existed = await stat(into).then(
+          () => true,
+          () => false,
+        );
+        await this.#closeReader(into);
+        await rename(staged, into);
+        return existed;
+      });
     } catch (error) {
       if (staged !== file) await removeWithSideFiles(staged);
       if (created !== undefined) await rmdir(created).catch(() => undefined);
@@ -322,7 +332,11 @@ export class PackageStore {
   }
 
   async #assertOneSpelling(id: PackageId): Promise<void> {
-    const other = (await this.list()).find((p) => p.name !== id.name && p.name.toLowerCase() === id.name.toLowerCase());
+    // The directory itself, not the listing: another process's rename a moment ago may leave the directory's
+    // mtime (the listing's key) as it was, timestamps being coarser than two installs apart.
+    const entries = await readdir(this.dir).catch(() => [] as string[]);
+    const names = entries.flatMap((entry) => parsePackageFileName(entry) ?? []);
+    const other = names.find((p) => p.name !== id.name && p.name.toLowerCase() === id.name.toLowerCase());
     if (other) {
       throw new StoreError(
         'name-taken',
@@ -359,6 +373,8 @@ export class PackageStore {
     await this.#closeReader(target.file);
     await rm(target.file);
     await removeSideFiles(target.file);
+    // A vector job killed midway (docs embed) left its work beside the package: it is of no use without it.
+    await removeWorkFiles(this.dir, target);
     this.#catalog.forget(target.file);
     await this.#removeLeftovers();
     return target;
@@ -446,8 +462,10 @@ export class PackageStore {
    * killed midway left behind. Leftovers of dead builds are removed here too.
    */
   partialPath(id: PackageId): string {
+    // Refused here, before a build of minutes, rather than when its output is installed.
+    assertFileNameFits(id);
     removeLeftoversSync(this.dir);
-    return path.join(this.dir, `.${packageFileName(id)}.${partialTag()}.partial`);
+    return path.join(this.dir, partialName(packageFileName(id)));
   }
 
   /** Closes every cached connection. */

@@ -3,8 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { packageSchema, writeQueries } from './compiled-queries.js';
 import { StoreError } from './errors.js';
-import { assertValidName, assertValidVersion } from './names.js';
-import { partialTag } from './partial-files.js';
+import { assertFileNameFits, assertValidName, assertValidVersion } from './names.js';
+import { partialName } from './partial-files.js';
 import { PACKAGE_FORMAT_VERSION } from './schema.js';
 import { createSchema } from './sqlite.js';
 import { rows } from './statement.js';
@@ -83,8 +83,9 @@ export async function writePackage(
 ): Promise<WriteSummary> {
   assertValidName(meta.name);
   assertValidVersion(meta.version);
+  assertFileNameFits(meta);
   // The writer's pid in the name lets a later store operation remove it if this process is killed.
-  const partial = path.join(path.dirname(file), `.${path.basename(file)}.${partialTag()}.partial`);
+  const partial = path.join(path.dirname(file), partialName(path.basename(file)));
   const database = new Database(partial);
   let closed = false;
   try {

@@ -20,7 +20,17 @@ export function partialTag(): string {
   return `${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
-function isRunning(pid: number): boolean {
+/**
+ * `.<file>.<pid>-<random>.partial` for a file being written as `file`. Only the first 100 characters of `file`
+ * are kept: they say what is being built, and a package file name of the longest allowed length with the tag
+ * (and SQLite's `-journal`) would not fit in a file name.
+ */
+export function partialName(file: string): string {
+  return `.${file.slice(0, 100)}.${partialTag()}.partial`;
+}
+
+/** Whether process `pid` runs (as any user). */
+export function isRunning(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

@@ -1,4 +1,4 @@
-import { copyFile, rm, stat } from 'node:fs/promises';
+import { copyFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { vectorQueries, workQueries, workSchema } from './compiled-queries.js';
@@ -103,7 +103,7 @@ export class VectorJob {
     // Asked for here, not imported: a search never loads node:crypto (~2.5 ms of a `docs search` start).
     const { createHash } = process.getBuiltinModule('node:crypto');
     const hash = createHash('sha256').update(embedder.id).digest('hex').slice(0, 12);
-    const workFile = path.join(store.dir, `.${packageFileName(pkg)}.${hash}.vectors`);
+    const workFile = path.join(store.dir, `${workFilePrefix(pkg)}${hash}.vectors`);
     const database = new Database(pkg.file, { readonly: true, fileMustExist: true });
     let work: Database.Database | undefined;
     try {
@@ -233,6 +233,24 @@ export class VectorJob {
 /** The bytes stored for a vector: its float32 values, little-endian (the byte order of every platform Node runs on). */
 export function vectorBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** What every work file of `pkg` is named with: one per embedder id follows it (12 hex digits, `.vectors`). */
+function workFilePrefix(pkg: PackageId): string {
+  return `.${packageFileName(pkg)}.`;
+}
+
+const WORK_FILE_TAIL = /^[0-9a-f]{12}\.vectors(?:-journal)?$/;
+
+/**
+ * Removes the work files vector jobs of `pkg` left in `dir` (a `docs embed` killed midway, or one of another
+ * embedder): called when the package is removed, whose work nothing can finish any more.
+ */
+export async function removeWorkFiles(dir: string, pkg: PackageId): Promise<void> {
+  const prefix = workFilePrefix(pkg);
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  const work = entries.filter((e) => e.startsWith(prefix) && WORK_FILE_TAIL.test(e.slice(prefix.length)));
+  await Promise.all(work.map((e) => rm(path.join(dir, e), { force: true })));
 }
 
 async function removeWorkFile(file: string): Promise<void> {

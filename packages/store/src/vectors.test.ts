@@ -130,3 +130,32 @@ describe('vectors in a package', () => {
     await expect(inspectPackageFile(file)).rejects.toThrow(reason);
   });
 });
+
+describe('removing a package', () => {
+  it('removes the work file a vector job left unfinished (as a killed docs embed leaves it)', async () => {
+    const pkg = await installed();
+    const job = await store.vectorJob(pkg, embedder);
+    const sections = job.next(2);
+    job.save(sections.map((s) => ({ id: s.id, vector: vectorOf(s.id) })));
+    await job.close();
+    const home = path.join(dir, 'home');
+    expect((await readdir(home)).filter((f) => f.includes('.vectors'))).toHaveLength(1);
+    await store.remove('demo@1.0.0');
+    expect((await readdir(home)).filter((f) => f.includes('demo'))).toEqual([]);
+  });
+
+  it("keeps another package's work files, even one whose name starts the same", async () => {
+    const pkg = await installed();
+    const other = path.join(dir, 'other.db');
+    await writePackage(other, { name: 'demo', version: '1.0.0-rc.1' }, docs);
+    const rc = (await store.install(other)).installed;
+    for (const p of [pkg, rc]) {
+      const job = await store.vectorJob(p, embedder);
+      job.save(job.next(1).map((s) => ({ id: s.id, vector: vectorOf(s.id) })));
+      await job.close();
+    }
+    await store.remove('demo@1.0.0');
+    const left = (await readdir(path.join(dir, 'home'))).filter((f) => f.includes('.vectors'));
+    expect(left).toEqual([expect.stringMatching(/^\.demo@1\.0\.0-rc\.1\.db\.[0-9a-f]{12}\.vectors$/)]);
+  });
+});

@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PackageStore, writePackage } from './index.js';
+import { withNameLock } from './name-lock.js';
+
+// Two spellings of one library installed at the same moment: by real installs, into one real store directory.
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'docs-name-lock-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const documents = [
+  {
+    path: 'a.md',
+    title: 'A',
+    content: '# A',
+    chunks: [{ breadcrumb: ['A'], level: 1, content: 'alpha', tokens: 1 }],
+  },
+];
+
+async function build(name: string): Promise<string> {
+  const file = path.join(dir, `${name}.db`);
+  await writePackage(file, { name, version: '1.0.0' }, documents);
+  return file;
+}
+
+const installedNames = async (home: string) =>
+  (await readdir(home).catch(() => [] as string[])).filter((f) => f.endsWith('.db'));
+
+describe('installing two spellings of one name at once', () => {
+  it('installs one of casetest and CaseTest and refuses the other, every time (two stores, one directory)', async () => {
+    const files = [await build('casetest'), await build('CaseTest')];
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const home = path.join(dir, `home-${attempt}`);
+      const results = await Promise.allSettled(files.map((file) => new PackageStore(home).install(file)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = results.find((r) => r.status === 'rejected');
+      expect(refused?.reason).toMatchObject({ code: 'name-taken' });
+      expect(await installedNames(home)).toHaveLength(1);
+      // No lock is left behind.
+      expect((await readdir(home)).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    }
+  });
+
+  it('does so across processes: two real installs started together never both install', async () => {
+    const files = [await build('casetest'), await build('CaseTest')];
+    const storeModule = new URL('../dist/index.js', import.meta.url).href;
+    const script = `const { PackageStore } = await import(${JSON.stringify(storeModule)});
+      await new PackageStore(process.argv[1]).install(process.argv[2]).then(() => process.exit(0), () => process.exit(3));`;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const home = path.join(dir, `procs-${attempt}`);
+      const codes = await Promise.all(
+        files.map(
+          (file) =>
+            new Promise<number | null>((resolve) => {
+              const child = spawn(process.execPath, ['--input-type=module', '-e', script, home, file], {
+                stdio: 'ignore',
+              });
+              child.on('close', resolve);
+            }),
+        ),
+      );
+      expect(codes.sort()).toEqual([0, 3]);
+      expect(await installedNames(home)).toHaveLength(1);
+    }
+  });
+
+  it('takes over the lock of a process that was killed holding it', async () => {
+    const home = path.join(dir, 'home');
+    const file = await build('casetest');
+    await new PackageStore(home).install(file);
+    // A pid that no process has: the lock of an install killed between its check and its rename.
+    await writeFile(path.join(home, '.casetest.lock'), '2147483646');
+    const started = Date.now();
+    expect(await withNameLock(home, 'CaseTest', async () => 'held')).toBe('held');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await readdir(home)).filter((f) => f.includes('.lock'))).toEqual([]);
+  });
+});
