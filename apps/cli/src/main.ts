@@ -257,7 +257,10 @@ function program(): Command {
     .description(
       `show each setting, its value and where it comes from (${'flag > environment > docs.config.json > user config'})`,
     )
-    .option('--approve', "approve this project's docs.config.json, including settings that reach outside the project")
+    .option(
+      '--approve',
+      "approve this project's docs.config.json and .npmrc as they are now, including settings that reach outside the project",
+    )
     .action(async (options: { approve?: boolean }, command: Command) => {
       const { config } = await import('./commands/config.js');
       await config(options, globals(command));

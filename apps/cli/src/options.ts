@@ -3,6 +3,8 @@
 /** Options every command shares, as parsed by commander. */
 export interface GlobalOptions {
   readonly home?: string;
+  /** Set when `home` came from a project config (docs.config.json), not a flag, the environment or the user config. */
+  readonly homeFromProject?: boolean;
   readonly json?: boolean;
 }
 

@@ -43,6 +43,9 @@ beforeAll(async () => {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build)`);
   registry = await startRegistry();
   dir = await mkdtemp(path.join(tmpdir(), 'docs-cli-registry-'));
+  // The project's .npmrc names the registry: approved once, as a user who trusts it would.
+  const approved = await docs(path.join(dir, 'publisher'), 'config', '--approve');
+  expect(approved.stdout, approved.stderr).toMatch(/Approved .*\.npmrc: its @acme:registry=http/);
   const added = await docs(path.join(dir, 'publisher'), 'add', path.join(fixtures, 'alpha@1.0.0'));
   expect(added.code, added.stderr).toBe(0);
 });

@@ -2,7 +2,7 @@ import { readFileSync, watch } from 'node:fs';
 import { type DocsToolContext, registerDocsTools } from '@docs/mcp';
 import type { SearchModels } from '@docs/search';
 import { installedVersion, installedVersions } from '@docs/sources';
-import { PackageStore, resolveHome } from '@docs/store';
+import { PackageStore, resolveHome, VerifiedPackages } from '@docs/store';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
 /** How a docs MCP server is configured; every transport takes these. */
@@ -20,6 +20,12 @@ export interface ServerOptions {
    * installs (its node_modules, as Node resolves it) when that version is installed. @default none: the highest
    */
   readonly project?: string;
+  /**
+   * For a store whose packages docs did not install (one a project config names): a file (outside the project)
+   * where the packages that passed validation are remembered; every package is validated as an install validates
+   * it before it is served, once per file as it is, and one that fails is not served. @default none: trusted
+   */
+  readonly verifiedRecord?: string;
   /** Watch the store directory and tell clients when the libraries change, not only at the next call. @default false */
   readonly watch?: boolean;
   /** Where to write a line about failures and state changes; never stdout for stdio. @default none */
@@ -117,12 +123,23 @@ export function recentProjectVersions(project: string, freshMs = PROJECT_VERSION
   };
 }
 
+/** The store at `home`, its packages validated first when `verifiedRecord` says they did not come through docs. */
+export function openServerStore(options: Pick<ServerOptions, 'home' | 'verifiedRecord' | 'log'>): PackageStore {
+  const home = resolveHome({ home: options.home });
+  if (options.verifiedRecord === undefined) return new PackageStore(home);
+  const log = options.log;
+  const verify = new VerifiedPackages(options.verifiedRecord, {
+    onRefused: (pkg, reason) => log?.(`not serving ${pkg.file}: ${reason}`),
+  });
+  return new PackageStore(home, { verify });
+}
+
 /** createServer with project-version lookups that several servers share (the servers of a ServerPool). */
 export async function docsServer(
   options: ServerOptions,
   projectVersions: ProjectVersions | undefined,
 ): Promise<DocsServer> {
-  const store = options.store ?? new PackageStore(resolveHome({ home: options.home }));
+  const store = options.store ?? openServerStore(options);
   const server = new McpServer(
     { name: 'docs', title: 'docs: local documentation search', version: serverVersion() },
     { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: true } } },

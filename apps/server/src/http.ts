@@ -80,6 +80,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   const limits = resolveLimits(options.limits);
   const handler = await requestHandler({
     ...(options.home ? { home: options.home } : {}),
+    ...(options.verifiedRecord ? { verifiedRecord: options.verifiedRecord } : {}),
     ...(options.libraries ? { libraries: options.libraries } : {}),
     ...(options.models ? { models: options.models } : {}),
     ...(options.project ? { project: options.project } : {}),

@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ModelSpecs, SearchModels } from '@docs/search';
-import { PackageStore, resolveHome } from '@docs/store';
 import { answerApi } from './api.js';
-import { docsServer, recentProjectVersions } from './create-server.js';
+import { docsServer, openServerStore, recentProjectVersions } from './create-server.js';
 import type { HandlerOptions, RequestHandler } from './handler-contract.js';
 import { McpExchange } from './mcp-exchange.js';
 import { ServerPool } from './server-pool.js';
@@ -30,7 +29,7 @@ export function mcpHeaders(headers: Readonly<Record<string, string | string[] | 
  * code runs on a worker thread and its answer crosses to the main thread as a string.
  */
 export async function localHandler(options: HandlerOptions): Promise<RequestHandler> {
-  const store = new PackageStore(resolveHome({ home: options.home }));
+  const store = openServerStore(options);
   const log = options.log;
   // The API answers a bare name from the project's version as the tools do: its routes are the tools.
   const projectVersions = options.project === undefined ? undefined : recentProjectVersions(options.project);

@@ -36,3 +36,4 @@ export { loadTokenCounter } from './tokens.js';
 export type { SectionText, SectionVector } from './vector-job.js';
 export { VectorJob } from './vector-job.js';
 export type { PackageEmbedder, VectorHit } from './vector-search.js';
+export { VerifiedPackages } from './verified-packages.js';

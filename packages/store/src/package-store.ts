@@ -39,6 +39,7 @@ import { type ReaderCacheSizes, ReaderCaches, sharedReaderCaches } from './reade
 import { openReadOnlyDatabase } from './sqlite.js';
 import { removeWorkFiles, VectorJob } from './vector-job.js';
 import type { PackageEmbedder } from './vector-search.js';
+import type { VerifiedPackages } from './verified-packages.js';
 import { takeWrittenHere } from './written-here.js';
 
 /** Why a library could not be resolved, with what would help the caller retry. */
@@ -86,6 +87,7 @@ export class PackageStore {
 
   readonly #maxOpen: number;
   readonly #caches: ReaderCaches;
+  readonly #verify: VerifiedPackages | undefined;
 
   /**
    * @param dir - the store directory (created on the first install).
@@ -97,12 +99,18 @@ export class PackageStore {
    *   sets them has caches of its own; every store that does not shares the
    *   process's, of the default sizes, so a process holds one budget however
    *   many stores it makes.
+   * @param options.verify - for a store whose packages docs did not install (one a project config names): each
+   *   package is validated as an install validates it before it is listed or read, and left out when it fails.
    */
-  constructor(dir: string, options: { maxOpenPackages?: number; readerCaches?: ReaderCacheSizes } = {}) {
+  constructor(
+    dir: string,
+    options: { maxOpenPackages?: number; readerCaches?: ReaderCacheSizes; verify?: VerifiedPackages } = {},
+  ) {
     this.dir = path.resolve(dir);
     this.#maxOpen = Math.max(1, options.maxOpenPackages ?? 64);
     this.#caches = options.readerCaches ? new ReaderCaches(options.readerCaches) : sharedReaderCaches();
     this.#catalog = new StoreCatalog(this.dir);
+    this.#verify = options.verify;
   }
 
   /**
@@ -135,6 +143,8 @@ export class PackageStore {
       const info = await stat(file).catch(() => undefined);
       if (info?.isFile()) packages.push({ ...id, file, bytes: info.size, mtimeMs: info.mtimeMs });
     }
+    const admitted = this.#verify ? await this.#verify.admit(packages) : packages;
+    packages.splice(0, packages.length, ...admitted);
     const builtAt = this.#buildTimes(packages);
     const label = (p: InstalledPackage) => ({ version: p.version, builtAt: builtAt.get(p.file) });
     packages.sort((a, b) => compareNames(a.name, b.name) || compareVersions(label(b), label(a)));
@@ -391,6 +401,12 @@ export class PackageStore {
    *   listed (by another process): it is no longer installed.
    */
   reader(pkg: InstalledPackage): PackageReader {
+    if (this.#verify && !this.#verify.isVerified(pkg)) {
+      throw new StoreError(
+        'invalid-package',
+        `${formatPackageId(pkg)} changed since it was validated, or was never validated: ask again, and it is validated first`,
+      );
+    }
     const cached = this.#readers.get(pkg.file);
     if (cached && cached.mtimeMs === pkg.mtimeMs && cached.bytes === pkg.bytes) {
       // Most recently used last: Map keeps insertion order.

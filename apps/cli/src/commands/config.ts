@@ -1,6 +1,7 @@
 import { resolveHome } from '@docs/store';
 import { approvalsFile } from '../config/approvals.js';
 import { loadConfig, projectConfigName, type SettingState } from '../config/load.js';
+import { approveProjectNpmrc } from '../config/npmrc-approval.js';
 import { printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../options.js';
@@ -9,12 +10,28 @@ import type { GlobalOptions } from '../options.js';
 export async function config(options: { approve?: boolean }, globals: GlobalOptions): Promise<void> {
   const loaded = await loadConfig();
   if (options.approve) {
-    if (!loaded.project) throw new UsageError(`no ${projectConfigName} in this folder or a parent folder`);
-    const gated = loaded.gatedKeys();
-    loaded.approveProject();
+    // The project .npmrc npm reads here too: its registry settings are gated as the project config's are.
+    const npmrc = await approveProjectNpmrc(process.cwd(), loaded.userDir);
+    if (!loaded.project && !npmrc)
+      throw new UsageError(`no ${projectConfigName} in this folder or a parent folder, and no .npmrc with a registry`);
+    const gated = loaded.project ? loaded.gatedKeys() : [];
+    if (loaded.project) loaded.approveProject();
     const what = gated.length > 0 ? `its ${gated.join(', ')}` : 'it (nothing in it reaches outside the project now)';
-    if (globals.json) printJson({ approved: loaded.project.file, hash: loaded.project.hash, settings: gated });
-    else process.stdout.write(`Approved ${loaded.project.file}: ${what} will be used until the file changes.\n`);
+    if (globals.json)
+      printJson({
+        approved: loaded.project?.file ?? null,
+        hash: loaded.project?.hash ?? null,
+        settings: gated,
+        npmrc: npmrc ? { approved: npmrc.file, settings: npmrc.settings } : null,
+      });
+    else {
+      if (loaded.project)
+        process.stdout.write(`Approved ${loaded.project.file}: ${what} will be used until the file changes.\n`);
+      if (npmrc)
+        process.stdout.write(
+          `Approved ${npmrc.file}: its ${npmrc.settings.join(', ')} will be used until the file changes.\n`,
+        );
+    }
     return;
   }
   const states = loaded.states();

@@ -1,6 +1,7 @@
 import { classify } from '@docs/errors';
 import { installDocPackage } from '@docs/sources';
 import { formatPackageId } from '@docs/store';
+import { projectNpmrcApproval } from '../config/npmrc-approval.js';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../options.js';
@@ -20,12 +21,14 @@ export async function install(specs: string[], options: InstallCommandOptions, g
   const store = openStore(globals);
   const installed: Array<{ library: string; package: string; registry: string; replaced: boolean; bytes: number }> = [];
   const failed: Array<{ spec: string; reason: string }> = [];
+  const approveProjectNpmrc = projectNpmrcApproval();
   try {
     for (const spec of specs) {
       try {
         const done = await installDocPackage(store, spec, {
           ...(options.scope ? { scope: options.scope } : {}),
           ...(options.registry ? { registry: options.registry } : {}),
+          approveProjectNpmrc,
         });
         const entry = {
           library: formatPackageId(done.installed),

@@ -1,4 +1,5 @@
 import { publishDocPackage } from '@docs/sources';
+import { projectNpmrcApproval } from '../config/npmrc-approval.js';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../options.js';
@@ -27,6 +28,7 @@ export async function publish(spec: string, options: PublishCommandOptions, glob
       ...(options.registry ? { registry: options.registry } : {}),
       ...(options.tag ? { tag: options.tag } : {}),
       ...(options.dryRun ? { dryRun: true } : {}),
+      approveProjectNpmrc: projectNpmrcApproval(),
     });
     if (globals.json) {
       printJson(result);

@@ -1,5 +1,5 @@
 import type { HttpLimits, RunningServer } from '@docs/server';
-import { openStore } from '../context.js';
+import { openStore, verifiedPackagesRecord } from '../context.js';
 import { UsageError } from '../errors.js';
 import { modelSpecs } from '../models.js';
 import type { GlobalOptions } from '../options.js';
@@ -61,6 +61,8 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
     log,
     models,
     ...(globals.home ? { home: globals.home } : {}),
+    // A store the project names came with it: the server validates its packages before serving them.
+    ...(globals.homeFromProject ? { verifiedRecord: verifiedPackagesRecord() } : {}),
     ...(options.libs && options.libs.length > 0 ? { libraries: options.libs } : {}),
     project: options.project ?? process.cwd(),
   };

@@ -1,6 +1,7 @@
 import type { InstalledDependency } from '@docs/sources';
 import { docPackageName, installDocPackage, RegistryError, resolveDocPackage } from '@docs/sources';
 import { formatPackageId, type PackageStore } from '@docs/store';
+import { projectNpmrcApproval } from '../config/npmrc-approval.js';
 
 /** A dependency whose docs came from the registry rather than a build. */
 export interface FromRegistry {
@@ -36,6 +37,7 @@ export async function installPublished(
     scope: options.scope,
     cwd: options.project,
     ...(options.registry ? { registry: options.registry } : {}),
+    approveProjectNpmrc: projectNpmrcApproval(),
   };
   for (const dependency of dependencies) {
     options.signal?.throwIfAborted();

@@ -18,8 +18,12 @@ export async function applyConfig(action: Command): Promise<void> {
     if (flag === undefined || (spec.commands && !spec.commands.includes(action.name()))) continue;
     if (!action.options.some((option) => option.attributeName() === flag)) continue;
     if (givenOnCommandLine(action, flag)) continue;
-    const value = await config.get(key);
-    if (value !== undefined) action.setOptionValueWithSource(flag, value, 'config');
+    const found = await config.getWithSource(key);
+    if (found === undefined) continue;
+    action.setOptionValueWithSource(flag, found.value, 'config');
+    // Its packages came with the project, not through docs: openStore validates them before they are used.
+    if (key === 'home' && found.source === 'project')
+      action.setOptionValueWithSource('homeFromProject', true, 'config');
   }
 }
 
@@ -32,7 +36,7 @@ function givenOnCommandLine(action: Command, flag: string): boolean {
 }
 
 /** A yes/no question on the terminal; none when stdin or stderr is not one (MCP over stdio, CI, pipes). */
-function terminalQuestion(): { ask?: (question: string) => Promise<boolean> } {
+export function terminalQuestion(): { ask?: (question: string) => Promise<boolean> } {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return {};
   return {
     async ask(question) {

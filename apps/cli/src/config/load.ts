@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import envPaths from 'env-paths';
@@ -125,9 +125,44 @@ function resolvePath(value: string, base: string): string {
   return path.resolve(base, value);
 }
 
+/**
+ * Whether `file` is `dir` or inside it, by real paths: a path that goes through a symlink (a committed
+ * `link` → `/elsewhere`) is where the link points, not where its text says.
+ */
 function isInside(file: string, dir: string): boolean {
-  const relative = path.relative(dir, file);
+  const relative = path.relative(realPathOfExisting(dir), realPathOfExisting(file));
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * The real path of `file`: symlinks resolved for the part of the path that exists, the rest (a store folder not
+ * made yet) appended as written. `..` after a symlink is resolved from the link's target, as the file system does.
+ */
+function realPathOfExisting(file: string, links = 0): string {
+  const missing: string[] = [];
+  for (let current = path.resolve(file); ; current = path.dirname(current)) {
+    try {
+      return path.join(realpathSync(current), ...missing.reverse());
+    } catch {
+      // A link to nothing yet (`store` → `/elsewhere/new`) is where it points, as a mkdir through it would go.
+      const target = links < 40 ? readLink(current) : undefined;
+      if (target !== undefined)
+        return realPathOfExisting(
+          path.join(path.resolve(path.dirname(current), target), ...missing.reverse()),
+          links + 1,
+        );
+      if (path.dirname(current) === current) return path.resolve(file);
+      missing.push(path.basename(current));
+    }
+  }
+}
+
+function readLink(file: string): string | undefined {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The loaded settings; see {@link loadConfig}. */
@@ -156,13 +191,22 @@ export class Config {
    * else skipped with a warning; the user config's value is used instead.
    */
   async get<K extends SettingKey>(key: K): Promise<SettingValue<K> | undefined> {
+    return (await this.getWithSource(key))?.value;
+  }
+
+  /** As {@link get}, saying where the value came from: a store folder the project names is not the user's own. */
+  async getWithSource<K extends SettingKey>(
+    key: K,
+  ): Promise<{ value: SettingValue<K>; source: SettingSource } | undefined> {
     const fromEnv = this.#fromEnv(key);
-    if (fromEnv !== undefined) return fromEnv;
+    if (fromEnv !== undefined) return { value: fromEnv, source: 'env' };
     const project = this.project?.values[key];
     if (project !== undefined && this.project) {
-      if (!this.needsApproval(key) || (await this.#approve())) return project as SettingValue<K>;
+      if (!this.needsApproval(key) || (await this.#approve()))
+        return { value: project as SettingValue<K>, source: 'project' };
     }
-    return this.user.values[key] as SettingValue<K> | undefined;
+    const user = this.user.values[key] as SettingValue<K> | undefined;
+    return user === undefined ? undefined : { value: user, source: 'user' };
   }
 
   /** The project settings that reach outside the project (see {@link Reach}). */

@@ -12,7 +12,7 @@ import { formatBytes } from '../fetch-document.js';
 import { installPackageFile } from '../package-file.js';
 import { tempDir } from '../temp-dir.js';
 import { assertScope, type DocPackageManifest, docPackageName, readDocManifest } from './doc-package.js';
-import { loadNpmOptions, type NpmOptions, registryFor } from './npm-config.js';
+import { loadNpmOptions, type NpmOptions, type RegistryOptions, registryFor } from './npm-config.js';
 import { RegistryError, toRegistryError } from './registry-error.js';
 
 /** Options for {@link installDocPackage}. */
@@ -25,6 +25,8 @@ export interface InstallOptions {
   readonly cwd?: string;
   /** @default process.env */
   readonly env?: NodeJS.ProcessEnv;
+  /** Asked whether to follow the registry settings of the project's `.npmrc` (see RegistryOptions). @default never */
+  readonly approveProjectNpmrc?: NonNullable<RegistryOptions['approveProjectNpmrc']>;
   /**
    * The most a doc package may unpack to, counted from its tar headers before
    * anything is written, so a hostile tarball cannot fill the disk. The same

@@ -17,6 +17,10 @@ declare module '@npmcli/config' {
     constructor(options: ConfigOptions);
     load(): Promise<void>;
     readonly flat: Record<string, unknown>;
+    /** Each layer (`default`, `env`, `cli`, `project`, `user`, `global`): where it was read from and what it says. */
+    readonly data: ReadonlyMap<string, { readonly source?: string; readonly raw?: Record<string, unknown> }>;
+    get(key: string, where?: string): unknown;
+    delete(key: string, where?: string): void;
   }
 }
 

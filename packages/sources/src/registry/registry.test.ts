@@ -56,14 +56,25 @@ async function publishHostile(name: string, tamper: (db: Database.Database) => v
   };
   const manifest = { name: packageName, version: '1.0.0', docs };
   const tarball = await packTarball(file, manifest, docPackageReadme(packageName, docs));
-  const npm = await loadNpmOptions({ scope: '@acme', cwd: registry.project, env: registry.env });
+  const npm = await loadNpmOptions({
+    scope: '@acme',
+    cwd: registry.project,
+    approveProjectNpmrc: () => true,
+    env: registry.env,
+  });
   await libnpmpublish.publish(manifest, tarball, npm);
 }
 
 async function publishDocs(spec: string, extra: { tag?: string; dryRun?: boolean } = {}) {
   const found = await source.resolve(spec);
   if (!found.ok) throw new Error(found.error.message);
-  return publishDocPackage(source, found.value, { scope: '@acme', cwd: registry.project, env: registry.env, ...extra });
+  return publishDocPackage(source, found.value, {
+    scope: '@acme',
+    cwd: registry.project,
+    approveProjectNpmrc: () => true,
+    env: registry.env,
+    ...extra,
+  });
 }
 
 /** A fresh, empty store to install into. */
@@ -164,12 +175,14 @@ describe('installDocPackage', () => {
     const store = await emptyStore();
     const exact = await installDocPackage(store, '@acme/docs-widget@1.2.0', {
       cwd: registry.project,
+      approveProjectNpmrc: () => true,
       env: registry.env,
     });
     expect(exact.installed).toMatchObject({ name: 'widget', version: '1.2.0' });
     const ranged = await installDocPackage(store, 'widget@^1', {
       scope: '@acme',
       cwd: registry.project,
+      approveProjectNpmrc: () => true,
       env: registry.env,
     });
     expect(ranged.spec).toBe('@acme/docs-widget@1.4.0');
@@ -184,12 +197,22 @@ describe('installDocPackage', () => {
   it('lists the published versions when none matches, and says when the package does not exist', async () => {
     const store = await emptyStore();
     const missing = await refusal(
-      installDocPackage(store, 'widget@3', { scope: '@acme', cwd: registry.project, env: registry.env }),
+      installDocPackage(store, 'widget@3', {
+        scope: '@acme',
+        cwd: registry.project,
+        approveProjectNpmrc: () => true,
+        env: registry.env,
+      }),
     );
     expect(missing).toMatchObject({ code: 'no-matching-version' });
     expect(missing.message).toContain('Published: 2.0.0, 1.4.0, 1.3.0, 1.2.0');
     const unknown = await refusal(
-      installDocPackage(store, 'gadget', { scope: '@acme', cwd: registry.project, env: registry.env }),
+      installDocPackage(store, 'gadget', {
+        scope: '@acme',
+        cwd: registry.project,
+        approveProjectNpmrc: () => true,
+        env: registry.env,
+      }),
     );
     expect(unknown).toMatchObject({ code: 'not-found' });
     expect(await readdir(store.dir).catch(() => [])).toEqual([]);
@@ -200,7 +223,12 @@ describe('installDocPackage', () => {
     await registry.npmrc('not-the-token');
     try {
       const wrong = await refusal(
-        installDocPackage(store, 'widget@1', { scope: '@acme', cwd: registry.project, env: registry.env }),
+        installDocPackage(store, 'widget@1', {
+          scope: '@acme',
+          cwd: registry.project,
+          approveProjectNpmrc: () => true,
+          env: registry.env,
+        }),
       );
       expect(wrong).toMatchObject({ code: 'unauthorized' });
     } finally {
@@ -216,7 +244,12 @@ describe('installDocPackage', () => {
     await writeFile(tarball, await readFile(other));
     const store = await emptyStore();
     const refused = await refusal(
-      installDocPackage(store, 'tampered@1.0.0', { scope: '@acme', cwd: registry.project, env: registry.env }),
+      installDocPackage(store, 'tampered@1.0.0', {
+        scope: '@acme',
+        cwd: registry.project,
+        approveProjectNpmrc: () => true,
+        env: registry.env,
+      }),
     );
     expect(refused).toMatchObject({ code: 'integrity' });
     expect(refused.message).toMatch(/does not match the integrity the registry published/);
@@ -225,7 +258,7 @@ describe('installDocPackage', () => {
 
   it('refuses a package that unpacks past the limit before writing it, and the store is unchanged', async () => {
     const store = await emptyStore();
-    const install = { scope: '@acme', cwd: registry.project, env: registry.env };
+    const install = { scope: '@acme', cwd: registry.project, approveProjectNpmrc: () => true, env: registry.env };
     const refused = await refusal(installDocPackage(store, 'widget@1.2.0', { ...install, maxBytes: 4096 }));
     expect(refused).toMatchObject({ code: 'too-large' });
     expect(refused.message).toMatch(
@@ -244,10 +277,20 @@ describe('installDocPackage', () => {
       db.exec('CREATE TRIGGER sneaky AFTER INSERT ON documents BEGIN DELETE FROM chunks; END'),
     );
     const store = await emptyStore();
-    await installDocPackage(store, 'widget@1.2.0', { scope: '@acme', cwd: registry.project, env: registry.env });
+    await installDocPackage(store, 'widget@1.2.0', {
+      scope: '@acme',
+      cwd: registry.project,
+      approveProjectNpmrc: () => true,
+      env: registry.env,
+    });
     const before = await readdir(store.dir);
     const refused = await refusal(
-      installDocPackage(store, 'sneaky@1.0.0', { scope: '@acme', cwd: registry.project, env: registry.env }),
+      installDocPackage(store, 'sneaky@1.0.0', {
+        scope: '@acme',
+        cwd: registry.project,
+        approveProjectNpmrc: () => true,
+        env: registry.env,
+      }),
     );
     expect(refused.message).toMatch(/unexpected trigger sneaky/);
     expect(await readdir(store.dir)).toEqual(before);
