@@ -57,6 +57,7 @@ function request(
   body: string,
   requestPath = '/mcp',
   method = 'POST',
+  extraHeaders: Record<string, string> = {},
 ): Promise<{ status: number; headers: IncomingHttpHeaders; json: unknown }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -67,7 +68,7 @@ function request(
         path: requestPath,
         method,
         agent: false,
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...extraHeaders },
       },
       (res) => {
         let text = '';
@@ -133,19 +134,25 @@ describe('HTTP limits', () => {
     clearInterval(drip);
     expect(parse(text).status).toBe(408);
     expect(ms).toBeLessThan(5000);
-    // A connection that sends nothing at all holds a slot of maxConnections: it goes the same way.
+    // A connection that sends nothing at all goes the same way.
     const silent = await untilClosed(await open(running.url));
     expect(parse(silent.text).status).toBe(408);
     expect(silent.ms).toBeLessThan(5000);
   });
 
-  it('answers a connection beyond the limit 503 with Retry-After, and serves again once others close', async () => {
+  it('answers a request beyond the limit 503 with Retry-After, and serves again once others end', async () => {
     const running = await start({ limits: { maxConnections: 2 } });
+    // Two requests in progress (headers sent, the body still to come) hold the two slots.
     const held = [await open(running.url), await open(running.url)];
+    for (const socket of held)
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const refused = await request(running.url, JSON.stringify(initialize));
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.json).toMatchObject({ error: { message: expect.stringMatching(/more than 2 connections/) } });
+    expect(refused.json).toMatchObject({ error: { message: expect.stringMatching(/more than 2 requests/) } });
     const api = await request(running.url, '', '/api/libraries', 'GET');
     expect(api.status).toBe(503);
     expect(api.json).toMatchObject({ error: { code: 'busy' } });
@@ -216,5 +223,60 @@ describe('MCP servers reused across requests', () => {
     await installTestPackage(home, 'testlib');
     expect(await description()).toMatch(/testlib@1\.0\.0/);
     await Promise.all(clients.map((c) => c.close()));
+  });
+
+  it('keeps slots for clients with the token: 128 slow clients without it hold none, and are cut off', async () => {
+    const running = await start({
+      token: 'secret',
+      workers: 0,
+      limits: { headersTimeoutMs: 1500, requestTimeoutMs: 3000 },
+    });
+    const { host } = new URL(running.url);
+    const slow: Socket[] = [];
+    const closed: Promise<{ text: string; ms: number }>[] = [];
+    for (let i = 0; i < 128; i++) {
+      const socket = await open(running.url);
+      closed.push(untilClosed(socket));
+      slow.push(socket);
+      // Half dribble their headers, half send headers without the token and then dribble a body.
+      if (i % 2 === 0) socket.write(`POST /mcp HTTP/1.1\r\nHost: ${host}\r\n`);
+      else
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[`,
+        );
+    }
+    const drip = setInterval(() => {
+      for (const [i, socket] of slow.entries()) if (socket.writable) socket.write(i % 2 === 0 ? 'X-Slow: 1\r\n' : ' ');
+    }, 100);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 48 }, (_, i) =>
+          request(running.url, JSON.stringify(ping(i)), '/mcp', 'POST', { Authorization: 'Bearer secret' }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      // Each slow client is cut off: the ones without the token at once (401), the others at the headers' limit.
+      const ends = await Promise.all(closed);
+      const statuses = ends.map((end) => Number(/^HTTP\/1\.1 (\d+)/.exec(end.text)?.[1] ?? 0));
+      expect(statuses.filter((status) => status === 401)).toHaveLength(64);
+      expect(statuses.filter((status) => status === 408)).toHaveLength(64);
+      expect(Math.max(...ends.map((end) => end.ms))).toBeLessThan(6000);
+    } finally {
+      clearInterval(drip);
+      for (const socket of slow) socket.destroy();
+    }
+  });
+
+  it('refuses a body nested 400,000 deep with 400, not a stack overflow (500)', async () => {
+    const running = await start();
+    const deep = `${'['.repeat(400_000)}${']'.repeat(400_000)}`;
+    const answer = await request(running.url, deep);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({
+      error: { code: -32700, message: expect.stringMatching(/nests deeper than 64/) },
+    });
+    // Brackets inside strings are text, not nesting.
+    const text = { ...ping(7), params: { note: '['.repeat(1000) } };
+    expect((await request(running.url, JSON.stringify(text))).status).toBe(200);
   });
 });

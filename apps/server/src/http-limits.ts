@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerOptions as NodeServerOptions, Server } from 'node:http';
+import type { ServerOptions as NodeServerOptions, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { HttpAnswer } from './api.js';
 
@@ -8,10 +8,15 @@ export interface HttpLimits {
   readonly headersTimeoutMs?: number;
   /** Time to receive the whole request, body included: a body sent a byte at a time is cut off (408). @default 30 s */
   readonly requestTimeoutMs?: number;
-  /** Open connections at once; a request on one beyond it is answered 503 and its connection closed. @default 128 */
+  /**
+   * Requests answered at once, counted from when one passes the token check; one beyond it is answered 503 and its
+   * connection closed. @default 128
+   */
   readonly maxConnections?: number;
   /** JSON-RPC calls in one batch (a JSON array body); more are refused (400). @default 16 */
   readonly maxBatch?: number;
+  /** Arrays and objects nested in a request body; deeper is refused (400) before it is parsed. @default 64 */
+  readonly maxJsonDepth?: number;
   /** Largest answer of /mcp and /api, in bytes; a larger one is replaced by an error saying how to ask for less. @default 4 MiB */
   readonly maxResponseBytes?: number;
 }
@@ -24,6 +29,7 @@ export function resolveLimits(limits: HttpLimits = {}): ResolvedLimits {
     requestTimeoutMs: limits.requestTimeoutMs ?? 30_000,
     maxConnections: limits.maxConnections ?? 128,
     maxBatch: limits.maxBatch ?? 16,
+    maxJsonDepth: limits.maxJsonDepth ?? 64,
     maxResponseBytes: limits.maxResponseBytes ?? 4 * 1024 * 1024,
   };
 }
@@ -46,21 +52,23 @@ export function serverOptions(limits: ResolvedLimits): NodeServerOptions {
 }
 
 /**
- * Counts open connections and marks those opened beyond the limit, so their
- * requests can be answered 503 with a reason rather than dropped without a word
- * (as `server.maxConnections` does). Returns whether a request came on one.
+ * Counts the requests being answered: a request takes a slot once its headers have arrived and passed the Host,
+ * Origin and token checks, and gives it back when its answer is sent or its connection closes. Connections that
+ * have not sent a whole request's headers hold none (Node cuts them off at `headersTimeoutMs`), so 128 slow or
+ * unauthenticated clients cannot keep those with the token out. `take` says whether a slot was free.
  */
-export function limitConnections(server: Server, limits: ResolvedLimits): (req: IncomingMessage) => boolean {
-  let open = 0;
-  const over = new WeakSet<Duplex>();
-  server.on('connection', (socket: Duplex) => {
-    open += 1;
-    if (open > limits.maxConnections) over.add(socket);
-    socket.once('close', () => {
-      open -= 1;
-    });
-  });
-  return (req) => over.has(req.socket);
+export function requestSlots(limits: ResolvedLimits): { take(res: ServerResponse): boolean } {
+  let busy = 0;
+  return {
+    take(res) {
+      if (busy >= limits.maxConnections) return false;
+      busy += 1;
+      res.once('close', () => {
+        busy -= 1;
+      });
+      return true;
+    },
+  };
 }
 
 /**

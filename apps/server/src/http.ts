@@ -9,10 +9,11 @@ import {
   batchRefusal,
   boundAnswer,
   type HttpLimits,
-  limitConnections,
+  requestSlots,
   resolveLimits,
   serverOptions,
 } from './http-limits.js';
+import { nestsDeeperThan } from './json-depth.js';
 import { mcpHeaders, requestHandler } from './request-handler.js';
 import { type RunningServer, runningServer } from './running.js';
 import { isWebPath, serveWeb } from './web.js';
@@ -88,24 +89,29 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     ...(log ? { log } : {}),
   });
 
-  let overLimit: (req: IncomingMessage) => boolean = () => false;
+  const slots = requestSlots(limits);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (overLimit(req)) {
-      const message = `Server busy: more than ${limits.maxConnections} connections are open; retry shortly`;
-      const headers = { Connection: 'close', 'Retry-After': '1' };
-      if (isApiPath(path)) return sendApiError(res, 503, { code: 'busy', message }, headers);
-      return reply(res, 503, message, headers);
-    }
-    // The page and its assets hold no documentation: a browser loads them without the token, then asks for it.
+    // Checked before the request takes a slot, so clients without the token cannot hold the slots of those with
+    // it. The page and its assets hold no documentation: a browser loads them without the token, then asks for it.
     const refused = refusal(req, allowed, isWebPath(path) ? undefined : token);
     if (refused) {
-      const headers: Record<string, string> = refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+      // Closed after the answer: a refused client keeps nothing open here, not even an idle connection.
+      const headers: Record<string, string> = {
+        Connection: 'close',
+        ...(refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}),
+      };
       if (isApiPath(path)) {
         const code = refused.status === 401 ? 'unauthorized' : 'forbidden';
         return sendApiError(res, refused.status, { code, message: refused.message }, headers);
       }
       return reply(res, refused.status, refused.message, headers);
+    }
+    if (!slots.take(res)) {
+      const message = `Server busy: more than ${limits.maxConnections} requests are being answered; retry shortly`;
+      const headers = { Connection: 'close', 'Retry-After': '1' };
+      if (isApiPath(path)) return sendApiError(res, 503, { code: 'busy', message }, headers);
+      return reply(res, 503, message, headers);
     }
     if (isWebPath(path)) return serveWeb(req, res, path);
     if (isApiPath(path)) {
@@ -122,7 +128,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     if (req.method !== 'POST') {
       return reply(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC to /mcp', { Allow: 'POST' });
     }
-    const body = await readJson(req, maxBodyBytes);
+    const body = await readJson(req, maxBodyBytes, limits.maxJsonDepth);
     if (!body.ok) return reply(res, body.status, body.message, body.status === 413 ? { Connection: 'close' } : {});
     const batch = batchRefusal(body.value, limits);
     if (batch) return reply(res, 400, batch, {}, -32600);
@@ -143,7 +149,6 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       else res.end();
     });
   });
-  overLimit = limitConnections(http, limits);
   answerClientErrors(http, limits);
   await new Promise<void>((resolve, reject) => {
     http.once('error', (error: NodeJS.ErrnoException) => {
@@ -184,8 +189,11 @@ function reply(
 
 type Body = { ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string };
 
-/** Reads a JSON body of at most `limit` bytes, refusing a larger one before or while it arrives. */
-async function readJson(req: IncomingMessage, limit: number): Promise<Body> {
+/**
+ * Reads a JSON body of at most `limit` bytes, refusing a larger one before or while it arrives, and one nested
+ * deeper than `maxDepth`.
+ */
+async function readJson(req: IncomingMessage, limit: number, maxDepth: number): Promise<Body> {
   const tooLarge: Body = { ok: false, status: 413, message: `Payload too large: the limit is ${limit} bytes` };
   if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge;
   const chunks: Buffer[] = [];
@@ -195,8 +203,12 @@ async function readJson(req: IncomingMessage, limit: number): Promise<Body> {
     if (size > limit) return tooLarge;
     chunks.push(chunk);
   }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (nestsDeeperThan(text, maxDepth)) {
+    return { ok: false, status: 400, message: `Parse error: the body nests deeper than ${maxDepth} levels` };
+  }
   try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false, status: 400, message: 'Parse error: the body is not JSON' };
   }
