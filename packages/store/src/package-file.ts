@@ -57,7 +57,8 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
  */
 export async function inspectPackageFile(file: string): Promise<PackageInfo> {
   await assertSqliteHeader(file);
-  const dir = await mkdtemp(path.join(tmpdir(), 'docs-inspect-'));
+  // The pid in the name lets the next docs remove it if this process is killed meanwhile (see @docs/sources).
+  const dir = await mkdtemp(path.join(tmpdir(), `docs-inspect-${process.pid}-`));
   try {
     const copy = path.join(dir, 'package.db');
     await copyFile(file, copy);
