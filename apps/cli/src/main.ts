@@ -305,7 +305,7 @@ function program(): Command {
       ).argParser(positiveNumber),
     )
     .addOption(
-      new Option('--max-connections <n>', 'with --http: open connections at once (default 128)').argParser(
+      new Option('--max-connections <n>', 'with --http: requests answered at once, counted after the token check (default 128)').argParser(
         positiveNumber,
       ),
     )
