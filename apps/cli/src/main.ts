@@ -305,9 +305,10 @@ function program(): Command {
       ).argParser(positiveNumber),
     )
     .addOption(
-      new Option('--max-connections <n>', 'with --http: requests answered at once, counted after the token check (default 128)').argParser(
-        positiveNumber,
-      ),
+      new Option(
+        '--max-connections <n>',
+        'with --http: requests answered at once, counted after the token check (default 128)',
+      ).argParser(positiveNumber),
     )
     .addOption(
       new Option('--max-batch <n>', 'with --http: JSON-RPC calls in one batch (default 16)').argParser(positiveNumber),
