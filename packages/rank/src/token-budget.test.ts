@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, test } from 'vitest';
-import { encodedBytes, textCost } from './text-cost.js';
+import { encodedBytes } from './text-cost.js';
 import { type BudgetItem, tokenBudget } from './token-budget.js';
 
 const byLength = (text: string) => text.length;
