@@ -7,6 +7,7 @@ import {
   type StoreError,
 } from '@docs/store';
 import type { GlobalOptions } from './options.js';
+import { terminalJson } from './terminal.js';
 
 /** The store the command works on: --home, else $DOCS_HOME, else the user data directory. */
 export function openStore(globals: GlobalOptions): PackageStore {
@@ -15,7 +16,7 @@ export function openStore(globals: GlobalOptions): PackageStore {
 
 /** Writes one JSON object, the machine-readable form of every command. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${terminalJson(value)}\n`);
 }
 
 /**
