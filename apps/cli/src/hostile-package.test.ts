@@ -182,6 +182,7 @@ describe('a hostile package, through the docs command', () => {
     for (const { code, stdout, stderr } of outputs) {
       expect(code).toBe(0);
       // No ESC, BEL, or C1 control reaches the terminal, on stdout or stderr.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
       expect(stdout + stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     }
     const [get, search, read, list] = outputs.map((o) => o.stdout);
@@ -198,6 +199,7 @@ describe('a hostile package, through the docs command', () => {
 
   it('escapes C1 controls in --json output, which JSON.stringify leaves raw, and keeps the text the same', () => {
     const { stdout } = docs('get', 'hostile', 'escape', '--limit', '1', '--json');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(stdout).toContain('\\u009b2J');
     const answer = JSON.parse(stdout);

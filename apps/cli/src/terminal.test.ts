@@ -20,6 +20,7 @@ describe('terminalJson', () => {
   test('escapes DEL and C1 controls, which JSON.stringify leaves raw, and parses back to the same value', () => {
     const value = { text: 'a\u009b2J\u009d\u007f\u001b[2Jé' };
     const json = terminalJson(value);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     expect(json).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(json).toContain('\\u009b2J');
     expect(JSON.parse(json)).toEqual(value);
