@@ -76,6 +76,27 @@ describe('a hostile package, over MCP and HTTP', () => {
     expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(bound(0, 5));
   });
 
+  it('read_doc with tokens N sends at most 8·N bytes of a 3 MB page (honest tokens of 64 bytes each), and its parts follow each other', async () => {
+    const page = `Padded page\n\n${`${'='.repeat(999)}\n`.repeat(3_000)}`.trim();
+    let offset = 0;
+    for (let part = 0; part < 3; part++) {
+      const result = await client.callTool({
+        name: 'read_doc',
+        arguments: { library: 'hostile', path: 'guide/padded.md', tokens: 2000, offset },
+      });
+      expect(result.isError).not.toBe(true);
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(bound(2000, 1));
+      const data = result.structuredContent as { nextOffset: number; offset: number };
+      const text = (result.content as { text: string }[])[0]?.text ?? '';
+      const content = text.slice(text.indexOf('\n\n') + 2, text.lastIndexOf('\n\n(Part of the page'));
+      // This part is the page from its offset, and the next starts after it, skipping only whitespace.
+      expect(content.length).toBeGreaterThan(0);
+      expect(page.slice(offset, offset + content.length)).toBe(content);
+      expect(page.slice(offset + content.length, data.nextOffset).trim()).toBe('');
+      offset = data.nextOffset;
+    }
+  });
+
   it('/api/search?tokens=N answers in at most 8·N bytes of content plus bounded labels', async () => {
     for (const tokens of [500, 2000]) {
       const answer = await get(`/api/search?q=budget&tokens=${tokens}&limit=5`);

@@ -69,7 +69,7 @@ export async function callTool(client: Client, name: string, args: Record<string
 export const ESCAPES = '\u001b]0;PWNED\u0007 \u001b]52;c;ZXZpbA==\u0007 \u001b[2J \u009b2J \u009d0;x\u009c';
 
 /**
- * Installs `hostile@1.0.0`, a package whose maker lied: a section of `megabytes` MB stored as 5 tokens, a title,
+ * Installs `hostile@1.0.0`, a package whose maker lied: a section (and its page) of `megabytes` MB stored as 5 tokens, a title,
  * path and breadcrumb of as many, a description of as many, and escapes in every string. Every section holds the
  * word "budget".
  */
@@ -79,7 +79,8 @@ export async function installHostilePackage(home: string, megabytes = 3): Promis
     {
       path: 'guide/padded.md',
       title: 'Padded',
-      content: 'padded',
+      // Runs of one character are honest o200k tokens of 64 characters each: a budget in tokens alone sends 64 bytes a token.
+      content: `Padded page\n\n${`${'='.repeat(999)}\n`.repeat(size / 1000)}`,
       chunks: [
         {
           breadcrumb: ['Padded budget'],
