@@ -16,7 +16,7 @@ const MB = 3_000_000;
 
 /** The answer's bound: 8 bytes of content a token, and at most this much of labels per result and in all. */
 const BYTES_PER_TOKEN = 8;
-const LABEL_BYTES_PER_RESULT = 24 * 1024;
+const LABEL_BYTES_PER_RESULT = 10 * 1024;
 const FIXED_BYTES = 8 * 1024;
 
 const OSC_TITLE = '\u001b]0;PWNED\u0007';
@@ -40,12 +40,13 @@ const hostile: DocumentInput[] = [
     ],
   },
   {
-    path: `guide/${'p'.repeat(MB)}.md`,
-    title: `Budget ${'T'.repeat(MB)}`,
+    // Labels of escapes, the most bytes a character can take in JSON (6), and letters.
+    path: `guide/${'\u001b'.repeat(MB / 2)}${'p'.repeat(MB / 2)}.md`,
+    title: `Budget TTT ${'\u001b'.repeat(MB)}`,
     content: 'long labels',
     chunks: [
       {
-        breadcrumb: ['Budget', ...Array.from({ length: 1000 }, (_, i) => `h${i} ${'h'.repeat(3000)}`)],
+        breadcrumb: ['Budget', ...Array.from({ length: 1000 }, (_, i) => `h${i} ${'\u001b'.repeat(3000)}`)],
         level: 6,
         content: 'budget with long labels',
         tokens: 5,
@@ -137,10 +138,12 @@ describe('a hostile package, through the docs command', () => {
       expect(content).toBeLessThanOrEqual(BYTES_PER_TOKEN * tokens);
       expect(answer.totalTokens).toBeLessThanOrEqual(tokens);
       for (const r of answer.results) {
-        expect(r.title.length).toBeLessThanOrEqual(300);
-        expect(r.path.length).toBeLessThanOrEqual(300);
+        // Each label at most 300 bytes as JSON sends it (quotes left out), and at most 8 headings.
+        const bytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+        expect(bytes(r.title)).toBeLessThanOrEqual(300);
+        expect(bytes(r.path)).toBeLessThanOrEqual(300);
         expect(r.breadcrumb.length).toBeLessThanOrEqual(8);
-        for (const h of r.breadcrumb) expect(h.length).toBeLessThanOrEqual(300);
+        for (const h of r.breadcrumb) expect(bytes(h)).toBeLessThanOrEqual(300);
       }
     }
   });
@@ -209,11 +212,11 @@ describe('a hostile package, through the docs command', () => {
     expect(answer.results[0].content).toContain(`then ${CLEAR} and ${C1}\n\tindented line`);
   });
 
-  it('lists the package with its description cut to 500 characters', () => {
+  it('lists the package with its description cut to 500 bytes', () => {
     const { code, stdout } = docs('list', '--json');
     expect(code).toBe(0);
     const [library] = JSON.parse(stdout).libraries;
-    expect(library.description.length).toBeLessThanOrEqual(500);
+    expect(Buffer.byteLength(JSON.stringify(library.description))).toBeLessThanOrEqual(502);
     expect(library.description.endsWith('…')).toBe(true);
   });
 });

@@ -13,7 +13,7 @@ import { type RunningHttpServer, startHttpServer } from './index.js';
 
 /** The answer's bound: 8 bytes of content a token, and at most this much of labels per result and in all. */
 const BYTES_PER_TOKEN = 8;
-const LABEL_BYTES_PER_RESULT = 24 * 1024;
+const LABEL_BYTES_PER_RESULT = 10 * 1024;
 const FIXED_BYTES = 8 * 1024;
 
 function bound(tokens: number, limit: number): number {
@@ -112,12 +112,12 @@ describe('a hostile package, over MCP and HTTP', () => {
     }
   });
 
-  it('/api/libraries answers with the description cut to 500 characters, where a 3 MB one was refused as too large', async () => {
+  it('/api/libraries answers with the description cut to 500 bytes, where a 3 MB one was refused as too large', async () => {
     const answer = await get('/api/libraries');
     expect(answer.status).toBe(200);
     const [library] = JSON.parse(answer.text).libraries;
     expect(library.library).toBe('hostile@1.0.0');
-    expect(library.description.length).toBeLessThanOrEqual(500);
+    expect(Buffer.byteLength(JSON.stringify(library.description))).toBeLessThanOrEqual(502);
     expect(library.description.endsWith('…')).toBe(true);
   });
 });

@@ -92,12 +92,12 @@ export async function installHostilePackage(home: string, megabytes = 3): Promis
       ],
     },
     {
-      path: `guide/${'p'.repeat(size)}.md`,
-      title: `Budget ${ESCAPES} ${'T'.repeat(size)}`,
+      path: `guide/${'\u001b'.repeat(size)}.md`,
+      title: `Budget ${ESCAPES} ${'\u001b'.repeat(size)}`,
       content: 'long labels',
       chunks: [
         {
-          breadcrumb: ['Budget', ...Array.from({ length: 1000 }, (_, i) => `h${i} ${'h'.repeat(size / 1000)}`)],
+          breadcrumb: ['Budget', ...Array.from({ length: 1000 }, (_, i) => `h${i} ${'\u009b'.repeat(size / 1000)}`)],
           level: 6,
           content: `budget with long labels ${ESCAPES}`,
           tokens: 5,

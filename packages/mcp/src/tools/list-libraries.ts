@@ -15,7 +15,9 @@ const outputSchema = z.object({
         version: z.string(),
         description: z
           .string()
-          .describe('One line about the library ("" when the package has none), at most 500 characters'),
+          .describe(
+            'One line about the library ("" when the package has none), at most 500 bytes (UTF-8 as JSON sends it)',
+          ),
         documents: z.number().int().describe('Pages in the package'),
         sections: z.number().int().describe('Searchable sections'),
         tokens: z.number().int().describe('Tokens of all sections'),
