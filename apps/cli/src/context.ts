@@ -10,6 +10,7 @@ import {
 } from '@docs/store';
 import { userConfigDir } from './config/load.js';
 import type { GlobalOptions } from './options.js';
+import { terminalJson } from './terminal.js';
 
 /**
  * The store the command works on: --home, else $DOCS_HOME, else the user data directory. A store a project config
@@ -38,7 +39,7 @@ function projectStoreVerifier(): VerifiedPackages {
 
 /** Writes one JSON object, the machine-readable form of every command. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${terminalJson(value)}\n`);
 }
 
 /**

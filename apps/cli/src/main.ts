@@ -11,6 +11,7 @@ import { addCompletionCommands } from './completion-commands.js';
 import { applyConfig } from './config/apply.js';
 import { addHelpExamples } from './help-examples.js';
 import type { GlobalOptions, QueryOptions } from './options.js';
+import { printErrorLine, terminalJson } from './terminal.js';
 import { cliVersion } from './version.js';
 
 function wholeNumber(value: string): number {
@@ -363,9 +364,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     const failure = describeFailure(error);
     if (failure.exitCode === 0) return 0;
     // Commander has already printed its own parse errors on stderr.
-    if (!(error instanceof CommanderError)) process.stderr.write(`docs: ${failure.message}\n`);
+    // A message may quote a package's text (a path, a title): shown, never obeyed by the terminal.
+    if (!(error instanceof CommanderError)) printErrorLine(`docs: ${failure.message}`);
     if (wantsJson(argv))
-      process.stdout.write(`${JSON.stringify({ error: { code: failure.code, message: failure.message } }, null, 2)}\n`);
+      process.stdout.write(`${terminalJson({ error: { code: failure.code, message: failure.message } })}\n`);
     return failure.exitCode;
   }
 }

@@ -63,12 +63,21 @@ export async function processFile(
       breadcrumb: s.breadcrumb,
       level: s.level,
       content: s.content,
-      tokens: s.tokens,
+      tokens: s.tokens + headingTokens(s),
       indexText: indexText(s.text),
     })),
     links: parsed.links,
     bytes: size,
   };
+}
+
+/**
+ * The tokens of a section's own heading, which every result of it carries beside its content: a section's
+ * stored tokens count both, so a 200 KB heading is no "14 tokens" section. The preamble (level 0) has none.
+ */
+function headingTokens(section: { readonly level: number; readonly breadcrumb: readonly string[] }): number {
+  const heading = section.breadcrumb.at(-1);
+  return section.level === 0 || heading === undefined ? 0 : countTokens(heading);
 }
 
 /** The page as a reader sees it, from its text without front matter and MDX: no runs of blank lines. */

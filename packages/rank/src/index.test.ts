@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 
 describe('public API', () => {
-  it('exports exactly the eight ranking functions', () => {
+  it('exports exactly the eight ranking functions and the two text measures', () => {
     expect(Object.keys(api).sort()).toEqual([
       'convexFusion',
       'diversify',
+      'encodedBytes',
       'fuseScores',
       'minMaxNormalize',
       'reciprocalRankFusion',
       'relevanceDrop',
       'rerank',
+      'textCost',
       'tokenBudget',
     ]);
   });

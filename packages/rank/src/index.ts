@@ -14,6 +14,8 @@ export type { RerankOptions } from './rerank.js';
 export { rerank } from './rerank.js';
 export type { ConvexFusionOptions } from './score-fusion.js';
 export { convexFusion } from './score-fusion.js';
+export type { TextCostOptions } from './text-cost.js';
+export { encodedBytes, textCost } from './text-cost.js';
 export type { BudgetedItem, BudgetItem, TokenBudgetOptions, TokenBudgetResult } from './token-budget.js';
 export { tokenBudget } from './token-budget.js';
 export type { FusedScore, ScoredId, ScoreFusionOptions } from './weighted-fusion.js';

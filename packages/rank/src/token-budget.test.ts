@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, test } from 'vitest';
+import { encodedBytes } from './text-cost.js';
 import { type BudgetItem, tokenBudget } from './token-budget.js';
 
 const byLength = (text: string) => text.length;
@@ -289,6 +290,86 @@ describe('tokenBudget', () => {
           for (const entry of tagged.slice(1)) {
             if (!order.includes(entry.index)) expect(spent + entry.tokens).toBeGreaterThan(b);
           }
+        }),
+      );
+    });
+  });
+});
+
+describe('tokenBudget with bytesPerToken (items whose tokens understate their size)', () => {
+  it('charges a padded item for its bytes: the top item is cut to the budget in bytes, a later one skipped', () => {
+    const padded = 'word '.repeat(20_000);
+    const result = tokenBudget(
+      [
+        { content: padded, tokens: 5 },
+        { content: padded, tokens: 5 },
+        { content: 'small', tokens: 1 },
+      ],
+      { budget: 100, bytesPerToken: 8, countTokens: wordCount },
+    );
+    expect(result.items).toHaveLength(1);
+    expect(encodedBytes(result.items[0]?.content ?? '')).toBeLessThanOrEqual(800);
+    expect(result.items[0]?.truncated).toBe(true);
+    expect(result.skipped).toBe(2);
+    expect(result.totalTokens).toBeLessThanOrEqual(100);
+  });
+
+  it('reports what it charged as a kept item tokens', () => {
+    const result = tokenBudget([{ content: 'x'.repeat(80), tokens: 1 }], { budget: 100, bytesPerToken: 8 });
+    expect(result.items).toEqual([{ content: 'x'.repeat(80), tokens: 10, truncated: false }]);
+  });
+
+  it('counts tokens of no more than bytesPerToken × budget characters, however large the item', () => {
+    const seen: number[] = [];
+    const counter = (text: string) => {
+      seen.push(text.length);
+      return wordCount(text);
+    };
+    tokenBudget([{ content: 'a '.repeat(5_000_000), tokens: 1 }], {
+      budget: 50,
+      bytesPerToken: 8,
+      countTokens: counter,
+    });
+    expect(Math.max(0, ...seen)).toBeLessThanOrEqual(400);
+  });
+
+  test.each([0, -1, Number.NaN])('throws a RangeError for bytesPerToken %s', (bytesPerToken) => {
+    expect(() => tokenBudget([item('a', 1)], { budget: 10, bytesPerToken })).toThrow(RangeError);
+  });
+
+  describe('laws', () => {
+    const hostile = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 60 }),
+      fc.constantFrom('\u001b]0;title\u0007', '\u009b2J', '\n\n', '😀', 'x'.repeat(500)),
+    );
+    const content = fc.array(hostile, { maxLength: 20 }).map((parts) => parts.join(''));
+    const items = fc.array(fc.record({ content, tokens: fc.nat({ max: 50 }) }), { maxLength: 10 });
+    const budget = fc.oneof(fc.nat({ max: 300 }), fc.double({ min: 0, max: 300, noNaN: true }));
+    const bytesPerToken = fc.oneof(
+      fc.constant(8),
+      fc.integer({ min: 1, max: 16 }),
+      fc.double({ min: 0.5, max: 16, noNaN: true }),
+    );
+
+    it('never sends more than bytesPerToken × budget bytes, whatever the items claim', () => {
+      fc.assert(
+        fc.property(items, budget, bytesPerToken, (list, b, perToken) => {
+          const result = tokenBudget(list, { budget: b, bytesPerToken: perToken, countTokens: wordCount });
+          const bytes = result.items.reduce((sum, kept) => sum + encodedBytes(kept.content), 0);
+          expect(bytes).toBeLessThanOrEqual(perToken * b);
+          expect(result.totalTokens).toBeLessThanOrEqual(b);
+          expect(result.items.length + result.skipped).toBe(list.length);
+        }),
+      );
+    });
+
+    it('changes nothing when the items and the counter are honest about bytes', () => {
+      const honestCount = (text: string) => Math.max(wordCount(text), Math.ceil(encodedBytes(text) / 8));
+      fc.assert(
+        fc.property(items, budget, (list, b) => {
+          const honest = list.map((entry) => ({ content: entry.content, tokens: honestCount(entry.content) }));
+          const plain = tokenBudget(honest, { budget: b, countTokens: honestCount });
+          expect(tokenBudget(honest, { budget: b, bytesPerToken: 8, countTokens: honestCount })).toEqual(plain);
         }),
       );
     });

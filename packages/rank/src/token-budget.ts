@@ -1,3 +1,5 @@
+import { checkBytesPerToken, encodedBytes, textCost } from './text-cost.js';
+
 /** The shape {@link tokenBudget} needs from each ranked item. */
 export interface BudgetItem {
   /** The text that would be sent to the reader. */
@@ -19,6 +21,13 @@ export interface TokenBudgetOptions {
    * @default estimate: Math.ceil(text.length / 4)
    */
   readonly countTokens?: (text: string) => number;
+  /**
+   * Bytes one token may stand for: each item costs `textCost(content, tokens, { bytesPerToken })`, at least its
+   * {@link encodedBytes} over this, so the kept contents never take more than `bytesPerToken × budget` bytes
+   * whatever the items' `tokens` claim. Must be > 0. Infinity = items cost their `tokens`, as counted by the caller.
+   * @default Infinity
+   */
+  readonly bytesPerToken?: number;
 }
 
 /** A kept item: a shallow copy of the input item, flagged when it was cut. */
@@ -28,7 +37,7 @@ export type BudgetedItem<T extends BudgetItem> = T & { readonly truncated: boole
 export interface TokenBudgetResult<T extends BudgetItem> {
   /** Kept items in input order. */
   readonly items: BudgetedItem<T>[];
-  /** Sum of kept items' tokens (after truncation); always ≤ budget. */
+  /** Sum of kept items' tokens (after truncation, as charged); always ≤ budget. */
   readonly totalTokens: number;
   /** How many input items did not fit. */
   readonly skipped: number;
@@ -55,6 +64,10 @@ export interface TokenBudgetResult<T extends BudgetItem> {
  *   smaller items that still fit are kept: skip, don't stop.
  * - Kept items that were not cut are shallow copies (own enumerable
  *   properties) with `truncated: false`; the input is not mutated.
+ * - With `bytesPerToken`, an item whose bytes say it is larger than its `tokens` is charged for its bytes
+ *   (see {@link textCost}), and a kept item's `tokens` is what it was charged; the top item's cut then also
+ *   keeps `encodedBytes(cut) ≤ bytesPerToken × budget`, and `countTokens` only ever sees a prefix of at most
+ *   `bytesPerToken × budget` characters (a longer one cannot fit), so a 10 MB item costs no 10 MB count.
  * - Budget 0 keeps nothing; budget Infinity keeps everything; empty input →
  *   `{ items: [], totalTokens: 0, skipped: 0 }`.
  *
@@ -68,8 +81,8 @@ export interface TokenBudgetResult<T extends BudgetItem> {
  * @param options - See {@link TokenBudgetOptions}.
  * @returns The kept items, their total tokens and how many were skipped.
  * @throws {RangeError} If the budget is negative or NaN, if an item's `tokens`
- *   is negative or not finite, or if `countTokens` returns a negative number
- *   or NaN.
+ *   is negative or not finite, if `bytesPerToken` is not > 0, or if
+ *   `countTokens` returns a negative number or NaN.
  *
  * @example
  * tokenBudget(
@@ -83,10 +96,15 @@ export function tokenBudget<T extends BudgetItem>(
   items: readonly T[],
   options: TokenBudgetOptions = {},
 ): TokenBudgetResult<T> {
-  const { budget = 2000, countTokens = (text: string) => Math.ceil(text.length / 4) } = options;
+  const {
+    budget = 2000,
+    countTokens = (text: string) => Math.ceil(text.length / 4),
+    bytesPerToken = Number.POSITIVE_INFINITY,
+  } = options;
   if (!(budget >= 0)) {
     throw new RangeError(`tokenBudget: budget must be a number >= 0 (or Infinity), got ${String(budget)}`);
   }
+  checkBytesPerToken(bytesPerToken, 'tokenBudget');
   for (let i = 0; i < items.length; i++) {
     const tokens = (items[i] as T).tokens;
     if (!(Number.isFinite(tokens) && tokens >= 0)) {
@@ -98,14 +116,17 @@ export function tokenBudget<T extends BudgetItem>(
   const kept: BudgetedItem<T>[] = [];
   let totalTokens = 0;
   let skipped = 0;
+  const charged =
+    bytesPerToken === Number.POSITIVE_INFINITY ? countTokens : byBytesToo(countTokens, bytesPerToken, budget);
   items.forEach((item, index) => {
+    const cost = textCost(item.content, item.tokens, { bytesPerToken });
     // Compare the running sum (not a decremented remainder) so the reported
     // total is exactly the sum that was checked against the budget.
-    if (totalTokens + item.tokens <= budget) {
-      kept.push({ ...item, truncated: false });
-      totalTokens += item.tokens;
+    if (totalTokens + cost <= budget) {
+      kept.push({ ...item, tokens: cost, truncated: false });
+      totalTokens += cost;
     } else if (index === 0) {
-      const cut = cutToBudget(item.content, budget, countTokens);
+      const cut = cutToBudget(longestFitting(item.content, bytesPerToken * budget), budget, charged);
       kept.push({ ...item, content: cut.content, tokens: cut.tokens, truncated: true });
       totalTokens += cut.tokens;
     } else {
@@ -113,6 +134,31 @@ export function tokenBudget<T extends BudgetItem>(
     }
   });
   return { items: kept, totalTokens, skipped };
+}
+
+/**
+ * A counter that charges a text for its bytes too. Past the budget in bytes it does not consult `countTokens`:
+ * the text cannot fit however few tokens it holds.
+ */
+function byBytesToo(
+  countTokens: (text: string) => number,
+  bytesPerToken: number,
+  budget: number,
+): (text: string) => number {
+  return (text) => {
+    const byBytes = Math.ceil(encodedBytes(text) / bytesPerToken);
+    return byBytes > budget ? byBytes : Math.max(byBytes, countTokens(text));
+  };
+}
+
+/**
+ * The longest prefix of `text` that could fit in `bytes` encoded bytes: each UTF-16 unit encodes to at least one
+ * byte, so no cut longer than `bytes` units fits. A surrogate pair is not split.
+ */
+function longestFitting(text: string, bytes: number): string {
+  if (!(text.length > bytes)) return text;
+  const end = Math.floor(bytes);
+  return text.slice(0, splitsSurrogatePair(text, end) ? end - 1 : end);
 }
 
 /** Cut positions of one boundary kind, ascending; read lazily so the character level needs no array. */

@@ -1,6 +1,7 @@
 // This file is the public API of @docs/search.
 
 export { MAX_ALTERNATIVE_LENGTH, MAX_ALTERNATIVES } from './alternatives.js';
+export { ANSWER_LIMITS, shortDescription, shortLabel } from './answer-limits.js';
 
 export { SearchOptionError } from './errors.js';
 export { headingTrail } from './heading-trail.js';

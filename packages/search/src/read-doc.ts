@@ -1,5 +1,6 @@
 import { tokenBudget } from '@docs/rank';
 import { formatPackageId, type InstalledPackage, loadTokenCounter, type PackageStore } from '@docs/store';
+import { ANSWER_LIMITS, shortLabel } from './answer-limits.js';
 import { SearchOptionError } from './errors.js';
 import { answerFromInstalled } from './gone.js';
 import { type LibraryScope, resolveLibrary } from './library-scope.js';
@@ -103,7 +104,7 @@ async function readFrom(
       const suggestions = all
         .filter((d) => d.path.toLowerCase().includes(base))
         .slice(0, 5)
-        .map((d) => d.path);
+        .map((d) => shortLabel(d.path));
       const hint = suggestions.length > 0 ? ` Close: ${suggestions.join(', ')}` : ' Search first to find a page path.';
       return {
         status: 'unknown-path',
@@ -118,11 +119,9 @@ async function readFrom(
   }
   const rest = doc.content.slice(offset);
   const countTokens = await loadTokenCounter();
-  const whole = { content: rest, tokens: countTokens(rest) };
+  // Under a budget, only what could fit is counted (a page may be 10 MB), and the part sent is bounded in bytes too.
   const part =
-    budget === 0
-      ? { content: rest, tokens: whole.tokens, truncated: false }
-      : tokenBudget([whole], { budget, countTokens }).items[0];
+    budget === 0 ? { content: rest, tokens: countTokens(rest), truncated: false } : budgeted(rest, budget, countTokens);
   const content = part?.content ?? '';
   const consumed = offset + content.length;
   // Skip the blank lines after the cut so the next part starts on text.
@@ -135,10 +134,28 @@ async function readFrom(
     message: more ? `Part of ${doc.path}; continue with offset ${next}.` : `${doc.path} (${label})`,
     library: label,
     path: doc.path,
-    title: doc.title,
+    title: shortLabel(doc.title),
     content,
     tokens: part?.tokens ?? 0,
     offset,
     ...(more ? { nextOffset: next } : {}),
   };
+}
+
+/**
+ * The first part of `text` that fits `budget` tokens and `ANSWER_LIMITS.bytesPerToken × budget` bytes. Only a
+ * prefix that could fit is counted: each character takes at least a byte, so one longer than the budget in bytes
+ * cannot, and a long page is not counted whole for a small part of it.
+ */
+function budgeted(
+  text: string,
+  budget: number,
+  countTokens: (text: string) => number,
+): { content: string; tokens: number; truncated: boolean } | undefined {
+  const { bytesPerToken } = ANSWER_LIMITS;
+  const longest = bytesPerToken * budget;
+  const head = text.length > longest ? text.slice(0, longest) : text;
+  // Counted as over the budget when the text goes on past what could fit, so the head is cut, never kept whole.
+  const tokens = head === text ? countTokens(head) : budget + 1;
+  return tokenBudget([{ content: head, tokens }], { budget, countTokens, bytesPerToken }).items[0];
 }

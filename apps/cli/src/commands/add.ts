@@ -9,6 +9,7 @@ import { interruptible } from '../interruptible.js';
 import type { GlobalOptions } from '../options.js';
 import { progressLine } from '../progress-line.js';
 import { savePackage } from '../save-package.js';
+import { printErrorLine, printLine } from '../terminal.js';
 import { embedOne } from './embed.js';
 
 export interface AddOptions {
@@ -142,8 +143,9 @@ async function addPackageFile(store: PackageStore, file: string, options: AddOpt
     printJson(result);
     return;
   }
-  process.stdout.write(
-    `${replaced ? 'Replaced' : 'Added'} ${result.library} from ${file}: ${(installed.bytes / 1e6).toFixed(1)} MB package built ${info.builtAt}\n`,
+  // built_at is the package file's own text.
+  printLine(
+    `${replaced ? 'Replaced' : 'Added'} ${result.library} from ${file}: ${(installed.bytes / 1e6).toFixed(1)} MB package built ${info.builtAt}`,
   );
 }
 
@@ -185,6 +187,7 @@ function report(
   }
   if (installed.saved) process.stdout.write(`  saved to ${installed.saved}\n`);
   if (summary.duplicates > 0) process.stdout.write(`  ${summary.duplicates} duplicate sections dropped\n`);
-  for (const skip of skipped) process.stdout.write(`  skipped ${skip.path}: ${skip.reason}\n`);
-  for (const warning of source.warnings) process.stderr.write(`docs: warning: ${warning}\n`);
+  // Paths and warnings come from the source (a repository, a website): shown, never obeyed by the terminal.
+  for (const skip of skipped) printLine(`  skipped ${skip.path}: ${skip.reason}`);
+  for (const warning of source.warnings) printErrorLine(`docs: warning: ${warning}`);
 }

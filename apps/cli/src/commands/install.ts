@@ -5,6 +5,7 @@ import { projectNpmrcApproval } from '../config/npmrc-approval.js';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../options.js';
+import { printErrorLine } from '../terminal.js';
 
 /** Options of `docs install`, as commander parses them. */
 export interface InstallCommandOptions {
@@ -47,7 +48,7 @@ export async function install(specs: string[], options: InstallCommandOptions, g
       } catch (error) {
         if (!isRefusal(error)) throw error;
         failed.push({ spec, reason: (error as Error).message });
-        if (!globals.json) process.stderr.write(`docs: ${spec} refused: ${(error as Error).message}\n`);
+        if (!globals.json) printErrorLine(`docs: ${spec} refused: ${(error as Error).message}`);
       }
     }
   } finally {

@@ -1,7 +1,8 @@
-import { ADD_DOCS_HINT } from '@docs/search';
+import { ADD_DOCS_HINT, shortDescription } from '@docs/search';
 import { formatPackageId, isStoreError } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../options.js';
+import { printErrorLine, printLine } from '../terminal.js';
 
 /** `docs list`: installed libraries with version, description, sections and size. */
 export async function list(globals: GlobalOptions): Promise<void> {
@@ -21,8 +22,9 @@ export async function list(globals: GlobalOptions): Promise<void> {
         library: formatPackageId(pkg),
         name: pkg.name,
         version: pkg.version,
-        description: info.description,
-        source: info.source,
+        // Written by the package's maker, at any length: a listing shows each cut to a few lines.
+        description: shortDescription(info.description),
+        source: shortDescription(info.source),
         builtAt: info.builtAt,
         documents: stats.documents,
         sections: stats.chunks,
@@ -35,7 +37,7 @@ export async function list(globals: GlobalOptions): Promise<void> {
       return;
     }
     for (const u of unreadable) {
-      process.stderr.write(`docs: ${u.problem} (docs add its source again, or docs remove ${u.library})\n`);
+      printErrorLine(`docs: ${u.problem} (docs add its source again, or docs remove ${u.library})`);
     }
     if (rows.length === 0 && unreadable.length === 0) {
       process.stdout.write(`No libraries installed in ${store.dir}. ${ADD_DOCS_HINT}\n`);
@@ -45,9 +47,7 @@ export async function list(globals: GlobalOptions): Promise<void> {
     for (const r of rows) {
       const size = `${(r.bytes / 1e6).toFixed(1)} MB`;
       const about = r.description ? `  ${r.description}` : '';
-      process.stdout.write(
-        `${r.library.padEnd(width)}  ${String(r.sections).padStart(6)} sections  ${size.padStart(8)}${about}\n`,
-      );
+      printLine(`${r.library.padEnd(width)}  ${String(r.sections).padStart(6)} sections  ${size.padStart(8)}${about}`);
     }
   } finally {
     await store.close();

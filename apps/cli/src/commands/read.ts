@@ -2,6 +2,7 @@ import { readDoc } from '@docs/search';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../options.js';
+import { printErrorLine, printLine } from '../terminal.js';
 
 /** `docs read <library> <path>`: a whole document, or a part of it with --tokens/--offset. */
 export async function read(
@@ -18,11 +19,11 @@ export async function read(
       printJson(page);
       return;
     }
-    process.stdout.write(`${page.content}\n`);
+    printLine(page.content);
     if (page.nextOffset !== undefined) {
       // The same page size again, or following the hint would print the whole rest of the page.
       const tokens = options.tokens > 0 ? ` --tokens ${options.tokens}` : '';
-      process.stderr.write(`(more: docs read ${library} ${page.path}${tokens} --offset ${page.nextOffset})\n`);
+      printErrorLine(`(more: docs read ${library} ${page.path}${tokens} --offset ${page.nextOffset})`);
     }
   } finally {
     await store.close();

@@ -13,6 +13,7 @@ import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import { modelSpecs } from '../models.js';
 import type { GlobalOptions, QueryOptions } from '../options.js';
+import { printErrorLine, printLine } from '../terminal.js';
 
 /** `docs get <library> <topic>`: search one library. */
 export async function get(
@@ -92,8 +93,9 @@ function show(response: SearchResponse, globals: GlobalOptions): void {
     return;
   }
   // On stderr, so the answer on stdout stays what a pipe expects.
-  for (const warning of response.warnings ?? []) process.stderr.write(`docs: note: ${warning}\n`);
-  process.stdout.write(`${renderText(response, TERMINAL)}\n`);
+  for (const warning of response.warnings ?? []) printErrorLine(`docs: note: ${warning}`);
+  // The results are the package's text: shown, never obeyed by the terminal.
+  printLine(renderText(response, TERMINAL));
 }
 
 /** How the command shows an answer: renderText's plain text, the next page asked for with --offset. */

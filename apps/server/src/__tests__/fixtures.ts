@@ -64,3 +64,55 @@ export async function callTool(client: Client, name: string, args: Record<string
     data: result.structuredContent ?? {},
   };
 }
+
+/** Terminal escapes a hostile package plants in its text: OSC 0 (title), OSC 52 (clipboard), CSI 2J, C1 CSI and OSC. */
+export const ESCAPES = '\u001b]0;PWNED\u0007 \u001b]52;c;ZXZpbA==\u0007 \u001b[2J \u009b2J \u009d0;x\u009c';
+
+/**
+ * Installs `hostile@1.0.0`, a package whose maker lied: a section (and its page) of `megabytes` MB stored as 5 tokens, a title,
+ * path and breadcrumb of as many, a description of as many, and escapes in every string. Every section holds the
+ * word "budget".
+ */
+export async function installHostilePackage(home: string, megabytes = 3): Promise<void> {
+  const size = megabytes * 1_000_000;
+  const documents: DocumentInput[] = [
+    {
+      path: 'guide/padded.md',
+      title: 'Padded',
+      // Runs of one character are honest o200k tokens of 64 characters each: a budget in tokens alone sends 64 bytes a token.
+      content: `Padded page\n\n${`${'='.repeat(999)}\n`.repeat(size / 1000)}`,
+      chunks: [
+        {
+          breadcrumb: ['Padded budget'],
+          level: 1,
+          content: `budget padded\n\n${'word '.repeat(size / 5)}`,
+          tokens: 5,
+          indexText: 'budget padded',
+        },
+      ],
+    },
+    {
+      path: `guide/${'\u001b'.repeat(size)}.md`,
+      title: `Budget ${ESCAPES} ${'\u001b'.repeat(size)}`,
+      content: 'long labels',
+      chunks: [
+        {
+          breadcrumb: ['Budget', ...Array.from({ length: 1000 }, (_, i) => `h${i} ${'\u009b'.repeat(size / 1000)}`)],
+          level: 6,
+          content: `budget with long labels ${ESCAPES}`,
+          tokens: 5,
+        },
+      ],
+    },
+  ];
+  const work = await mkdtemp(path.join(path.dirname(home), 'build-'));
+  const file = path.join(work, 'hostile@1.0.0.db');
+  await writePackage(
+    file,
+    { name: 'hostile', version: '1.0.0', description: `Hostile ${ESCAPES} ${'d'.repeat(size)}` },
+    documents,
+  );
+  const store = new PackageStore(home);
+  await store.install(file, { move: true });
+  await store.close();
+}

@@ -1,4 +1,4 @@
-import { ADD_DOCS_HINT } from '@docs/search';
+import { ADD_DOCS_HINT, shortDescription } from '@docs/search';
 import { formatPackageId } from '@docs/store';
 import { z } from 'zod';
 import { isScoped, servedPackages } from '../context.js';
@@ -13,7 +13,11 @@ const outputSchema = z.object({
         library: z.string().describe('name@version, as get_docs, search_all and read_doc take it'),
         name: z.string(),
         version: z.string(),
-        description: z.string().describe('One line about the library ("" when the package has none)'),
+        description: z
+          .string()
+          .describe(
+            'One line about the library ("" when the package has none), at most 500 bytes (UTF-8 as JSON sends it)',
+          ),
         documents: z.number().int().describe('Pages in the package'),
         sections: z.number().int().describe('Searchable sections'),
         tokens: z.number().int().describe('Tokens of all sections'),
@@ -45,7 +49,8 @@ export const listLibrariesTool: DocsTool<typeof inputSchema, typeof outputSchema
         library: formatPackageId(pkg),
         name: pkg.name,
         version: pkg.version,
-        description: info.description,
+        // The package's maker wrote it, at any length; the listing takes no parameters, so it must always fit.
+        description: shortDescription(info.description),
         documents: stats.documents,
         sections: stats.chunks,
         tokens: stats.tokens,

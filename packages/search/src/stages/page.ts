@@ -1,5 +1,6 @@
-import { diversify, relevanceDrop, tokenBudget } from '@docs/rank';
+import { diversify, relevanceDrop, textCost, tokenBudget } from '@docs/rank';
 import { type ChunkHit, loadTokenCounter } from '@docs/store';
+import { ANSWER_LIMITS, shortBreadcrumb, shortLabel } from '../answer-limits.js';
 import { nearRepeats } from '../near-duplicates.js';
 import type { ResolvedOptions } from '../options.js';
 import type { DocResult } from '../results.js';
@@ -86,19 +87,20 @@ function unite(a: readonly number[] | undefined, b: readonly number[] | undefine
   return [...new Set([...a, ...b])];
 }
 
+/** A result of a group; its labels cut to ANSWER_LIMITS, since a package's strings are as long as its maker chose. */
 function toResult(group: Group, content: string | undefined, tokens?: number): DocResult {
   const first = group.members[0] as ChunkHit;
-  const heading = first.breadcrumb.at(-1) ?? first.title;
+  const breadcrumb = shortBreadcrumb(first.breadcrumb);
   return {
     library: group.target.label,
-    path: first.path,
-    title: first.title,
-    breadcrumb: first.breadcrumb,
-    heading,
+    path: shortLabel(first.path),
+    title: shortLabel(first.title),
+    breadcrumb,
+    heading: breadcrumb.at(-1) ?? shortLabel(first.title),
     score: group.score,
     tokens: tokens ?? groupTokens(group),
     truncated: false,
-    ...(group.members.length > 1 ? { sections: group.members.map((m) => m.breadcrumb) } : {}),
+    ...(group.members.length > 1 ? { sections: group.members.map((m) => shortBreadcrumb(m.breadcrumb)) } : {}),
     ...(content === undefined ? {} : { content }),
   };
 }
@@ -192,6 +194,11 @@ function indexPage(pageSections: readonly Group[]): PageCut {
  * while the token budget holds. The page ends at the first section that does
  * not fit, so the next page starts with it; the first section is never left
  * out for being large, but cut to fit the whole budget.
+ *
+ * A section costs its tokens as the package counted them, or more when its
+ * bytes say it is larger (textCost at ANSWER_LIMITS.bytesPerToken): a package
+ * built elsewhere may store any count, and the budget must still bound what
+ * is sent.
  */
 async function withContent(
   pageSections: readonly Group[],
@@ -203,12 +210,15 @@ async function withContent(
   const lastInDocument = new Map<string, Map<number, Block>>();
   let spent = 0;
   let shown = 0;
+  // Each section's cost needs its content; the near-duplicate pass has read most of them already.
+  await contents.load(pageSections);
   for (const section of pageSections) {
     const hit = section.members[0] as ChunkHit;
     const key = `${section.target.label}\0${hit.documentId}`;
     const ends = lastInDocument.get(key) ?? new Map<number, Block>();
     const block = ends.get(hit.ord - 1);
-    const cost = hit.tokens + (block ? headingTokens(block.members.at(-1) as ChunkHit, hit) : 0);
+    const cost =
+      sectionCost(section.target, hit, contents) + (block ? headingTokens(block.members.at(-1) as ChunkHit, hit) : 0);
     if (spent + cost > budget && shown > 0) break;
     spent += cost;
     shown += 1;
@@ -225,7 +235,6 @@ async function withContent(
     }
     if (spent > budget) break;
   }
-  await contents.load(blocks);
   const results = blocks.map((block) => {
     const text = blockText(block, contents);
     return toResult(block, text.content, text.tokens);
@@ -236,6 +245,7 @@ async function withContent(
     const [cut] = tokenBudget([{ content: top.content ?? '', tokens: top.tokens }], {
       budget,
       countTokens: await loadTokenCounter(),
+      bytesPerToken: ANSWER_LIMITS.bytesPerToken,
     }).items;
     results[0] = { ...top, content: cut?.content ?? '', tokens: cut?.tokens ?? 0, truncated: true };
   }
@@ -248,22 +258,29 @@ type Block = Omit<Group, 'held' | 'members'> & {
   held: ReadonlyArray<readonly number[] | undefined>;
 };
 
+/** What a section's content costs against the budget: its stored tokens, or its bytes' worth when more. */
+function sectionCost(target: Target, hit: ChunkHit, contents: Contents): number {
+  return textCost(contents.of(target, hit.id), hit.tokens, { bytesPerToken: ANSWER_LIMITS.bytesPerToken });
+}
+
 /**
  * The heading line a joined section brings when it starts a section of its
  * own (its heading trail differs from the one before it), so the joined text
  * reads as the page does; 0 otherwise. Counted generously (two characters a
- * token) so the budget holds without loading the tokenizer.
+ * token, and at least its bytes' worth) so the budget holds without loading
+ * the tokenizer.
  */
 function headingTokens(previous: ChunkHit, member: ChunkHit): number {
   const line = headingLine(previous, member);
-  return line === undefined ? 0 : Math.ceil(line.length / 2) + 1;
+  if (line === undefined) return 0;
+  return textCost(line, Math.ceil(line.length / 2) + 1, { bytesPerToken: ANSWER_LIMITS.bytesPerToken });
 }
 
 function headingLine(previous: ChunkHit, member: ChunkHit): string | undefined {
   const ownHeading = member.breadcrumb.at(-1);
   if (ownHeading === undefined || member.level === 0) return undefined;
   if (JSON.stringify(previous.breadcrumb) === JSON.stringify(member.breadcrumb)) return undefined;
-  return `${'#'.repeat(Math.min(member.level + 1, 6))} ${ownHeading}`;
+  return `${'#'.repeat(Math.min(member.level + 1, 6))} ${shortLabel(ownHeading)}`;
 }
 
 /** A block's text, its members' contents joined (each new section under its heading), and its tokens. */
@@ -272,7 +289,7 @@ function blockText(block: Group, contents: Contents): { content: string; tokens:
   const parts = block.members.map((m, i) => {
     const text = contents.of(block.target, m.id);
     const previous = block.members[i - 1];
-    tokens += m.tokens + (previous ? headingTokens(previous, m) : 0);
+    tokens += sectionCost(block.target, m, contents) + (previous ? headingTokens(previous, m) : 0);
     const line = previous ? headingLine(previous, m) : undefined;
     return line === undefined ? text : `${line}\n\n${text}`;
   });
