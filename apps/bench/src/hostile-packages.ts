@@ -280,15 +280,19 @@ export async function hostilePackage(file: string, name: string, changes: readon
 }
 
 /**
- * The most bytes an answer with a token budget of `tokens` may take as JSON: a fixed multiple of the budget, plus
- * room for the fields every answer has (message, query, retrieval notes, the libraries searched).
+ * The most bytes an answer with a token budget of `tokens` showing `sections` sections may take as JSON: the budget
+ * bounds the content's bytes (BYTES_PER_TOKEN a token, as sent), each section's labels (title, path, headings) are
+ * cut to a fixed size, and the fields every answer has (message, query, retrieval notes, libraries) take a few KB.
  */
-export function answerByteBound(tokens: number, libraries: number): number {
-  return BYTES_PER_TOKEN * tokens + 8_192 + 512 * libraries;
+export function answerByteBound(tokens: number, sections: number): number {
+  return BYTES_PER_TOKEN * tokens + LABEL_BYTES * sections + 8_192;
 }
 
-/** How many bytes of JSON a token of budget may cost (a token is about 4 characters; JSON escapes and UTF-8 add). */
-export const BYTES_PER_TOKEN = 16;
+/** How many bytes of content a token of budget may send (@docs/search's bound). */
+export const BYTES_PER_TOKEN = 8;
+
+/** Room for one section's labels: title, path and heading cut to 300 bytes, at most 8 headings of a breadcrumb. */
+const LABEL_BYTES = 10_240;
 
 /** What went wrong with one hostile package, if anything. */
 export type HostileOutcome =
@@ -316,7 +320,6 @@ export async function tryHostile(
       : { outcome: 'refused' };
   }
   const installed = await store.list();
-  const libraries = installed.length;
   const others = installed.map((p) => p.name).filter((name) => !healthy.includes(name));
   for (const tokens of budgets) {
     for (const word of HOSTILE_WORDS.slice(0, 3)) {
@@ -344,7 +347,8 @@ export async function tryHostile(
           return { outcome: 'failed', problem: `${what} --tokens ${tokens}: ${message}` };
         }
         const bytes = Buffer.byteLength(JSON.stringify(response));
-        if (tokens > 0 && bytes > answerByteBound(tokens, libraries))
+        const sections = response.results.reduce((sum, r) => sum + Math.max(1, r.sections?.length ?? 1), 0);
+        if (tokens > 0 && bytes > answerByteBound(tokens, sections))
           return { outcome: 'failed', problem: `${what} --tokens ${tokens}: ${bytes} bytes` };
         // One broken library never breaks an answer about the others: every healthy library holds the word.
         if (answers && (response.status !== 'ok' || response.results.length === 0))
