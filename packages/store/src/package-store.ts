@@ -36,7 +36,7 @@ import { type ReaderCacheSizes, ReaderCaches, sharedReaderCaches } from './reade
 import { openReadOnlyDatabase } from './sqlite.js';
 import { VectorJob } from './vector-job.js';
 import type { PackageEmbedder } from './vector-search.js';
-import { takeWrittenHere } from './written-here.js';
+import { takeOrigin } from './written-here.js';
 
 /** Why a library could not be resolved, with what would help the caller retry. */
 export interface ResolveError {
@@ -235,7 +235,10 @@ export class PackageStore {
    *
    * A file this process has just written with `writePackage` and moves in
    * (a build installing its output), unchanged since, skips the row-by-row
-   * checks: its rows are as the writer made them. Every other file gets them all.
+   * checks: its rows are as the writer made them. Every other file gets them all,
+   * and a file built elsewhere has its derived data (the search index, token
+   * and link counts) made again from its rows: a package is data, and what
+   * search computes from it is computed here.
    *
    * A package whose name differs only in case from an installed library's is
    * refused: names are one library whatever their case, and two spellings would
@@ -262,8 +265,10 @@ export class PackageStore {
     try {
       // A package this process has just written (a build installing its output) is checked for what
       // a build can get wrong, not row by row: the rows are as the writer made them.
-      const builtHere = inStore && takeWrittenHere(file);
-      info = await validatePackageCopy(staged, file, { rows: !builtHere });
+      // One whose rows came from an installed package and whose derived data this process made (a vector job's)
+      // has its rows checked; any other file has its derived data made again here (derived-data.ts).
+      const origin = inStore ? takeOrigin(file) : 'elsewhere';
+      info = await validatePackageCopy(staged, file, { rows: origin !== 'written', rederive: origin === 'elsewhere' });
       await this.#assertOneSpelling(info);
       target = path.join(this.dir, packageFileName(info));
       replaced = await stat(target).then(
