@@ -4,6 +4,7 @@ import path from 'node:path';
 import semver from 'semver';
 import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
+import { damagedBy } from './damage.js';
 import { StoreError } from './errors.js';
 import type { Term } from './fts-query.js';
 import type { InstalledPackage } from './installed-package.js';
@@ -378,6 +379,9 @@ export class PackageStore {
    *   of another package format (installed before an upgrade): rebuild it.
    * @throws {StoreError} `gone` when the package was removed since it was
    *   listed (by another process): it is no longer installed.
+   * @throws {StoreError} `damaged-package` when the file no longer reads as the
+   *   package installed (cut short, overwritten): it names the package and how
+   *   to rebuild it. Its reads throw the same when its data fails.
    */
   reader(pkg: InstalledPackage): PackageReader {
     const cached = this.#readers.get(pkg.file);
@@ -392,13 +396,20 @@ export class PackageStore {
       this.#retire(cached.reader);
     }
     const open = () => {
-      const database = openInstalled(pkg);
-      // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
+      const label = formatPackageId(pkg);
+      let database: ReturnType<typeof openInstalled>;
       try {
-        assertReadableFormat(database, formatPackageId(pkg));
+        database = openInstalled(pkg);
+      } catch (error) {
+        throw damagedBy(error, label);
+      }
+      // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
+      // One that no longer reads as a package (cut short, overwritten) is damaged, and named.
+      try {
+        assertReadableFormat(database, label);
       } catch (error) {
         database.close();
-        throw error;
+        throw damagedBy(error, label);
       }
       return database;
     };
