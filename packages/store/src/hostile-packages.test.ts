@@ -124,6 +124,21 @@ describe('a package with the right schema but bad rows is refused with the reaso
       'UPDATE chunks SET document_id = 99 WHERE id = 1',
       /chunks row 1: document_id names no document/,
     ],
+    [
+      'a title of a megabyte',
+      "UPDATE documents SET title = printf('%.*c', 1000001, 'x') WHERE id = 1",
+      /documents row 1: title is longer than 1000 characters/,
+    ],
+    [
+      'a heading of 1001 characters',
+      "UPDATE chunks SET breadcrumb = json_array('Timers', printf('%.*c', 1001, 'x')) WHERE id = 2",
+      /chunks row 2: a heading of breadcrumb is longer than 1000/,
+    ],
+    [
+      'an embedder id of terminal escapes',
+      "INSERT INTO embedder VALUES (char(27) || ']0;owned' || char(7), 4); INSERT INTO chunk_vectors SELECT id, zeroblob(16) FROM chunks",
+      /invalid vectors: the embedder's id is not at most 200 printable ASCII/,
+    ],
     ['chunk id beyond 2^31', 'UPDATE chunks SET id = 1099511627776 WHERE id = 3', /chunks row 1099511627776: id is/],
     ['ord beyond 2^31', 'UPDATE chunks SET ord = 4294967296 WHERE id = 2', /chunks row 2: ord is not a whole number/],
   ])('%s', async (_case, statement, reason) => {

@@ -236,6 +236,13 @@ export function toPackageInfo(row: PackageTable): PackageInfo {
   };
 }
 
+/** An embedder id as models name themselves (`transformers:bge-small-en-v1.5:384`): printable ASCII, no spaces. */
+const EMBEDDER_ID = /^[\x21-\x7e]{1,200}$/;
+const EMBEDDER_ID_RULE = 'at most 200 printable ASCII characters without spaces';
+
+/** More dimensions than any sentence-embedding model gives (the largest common ones give 4,096). */
+const MAX_DIMENSIONS = 16_384;
+
 /**
  * A package has no vectors, or one embedder row and exactly one vector per
  * chunk, each `dimensions` finite float32 values: a search never meets a
@@ -257,6 +264,11 @@ function assertValidVectors(database: Database.Database, file: string): void {
   const id: unknown = embedder.id;
   const dimensions: unknown = embedder.dimensions;
   if (typeof id !== 'string' || id.trim() === '') fail('the embedder has no id');
+  // Only ever compared with a model's id, and shown in notes: a short printable name, never text of any length.
+  if (!EMBEDDER_ID.test(id)) fail(`the embedder's id is not ${EMBEDDER_ID_RULE}`);
+  if (typeof dimensions === 'number' && dimensions > MAX_DIMENSIONS) {
+    fail(`the embedder's dimensions are ${dimensions}, more than ${MAX_DIMENSIONS}`);
+  }
   if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1) {
     fail(`the embedder's dimensions are ${String(dimensions)}`);
   }

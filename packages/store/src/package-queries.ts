@@ -121,6 +121,18 @@ function textRule<T extends keyof PackageDatabase>(
   };
 }
 
+/**
+ * Text of at most `max` characters. An answer carries a section's page title, path and headings beside its text, and
+ * only the text is counted against the token budget: a heading of megabytes would make any budget meaningless.
+ */
+function shortTextRule<T extends keyof PackageDatabase>(table: T, column: ColumnOf<T>, max: number): ContentRuleQuery {
+  return {
+    table,
+    problem: `${column} is longer than ${max} characters`,
+    query: firstWhere(table, sql<boolean>`length(${sql.ref(column)}) > ${sql.lit(max)}`),
+  };
+}
+
 /** A whole number in [min, max]. */
 function wholeNumberRule<T extends keyof PackageDatabase>(
   table: T,
@@ -143,6 +155,9 @@ function wholeNumberRule<T extends keyof PackageDatabase>(
 /** The largest id or position a package row may hold: 2^31 - 1. */
 const MAX_ID = 2_147_483_647;
 
+/** The longest page title, path or single heading a package may hold, in characters: a line, not a page. */
+const MAX_LINE = 1_000;
+
 /**
  * The rules every row of a package keeps (package-content.ts checks them in this order). A new table (a format bump)
  * adds its rules here.
@@ -156,6 +171,8 @@ export const contentRules: readonly ContentRuleQuery[] = [
   // Ids and positions within what a reader keys and adds without losing a digit (chunk-fields.ts keys chunks by id
   // below 2^32); a build numbers them from 1 (ids) and 0 (positions) and never comes near.
   wholeNumberRule('documents', 'id', 1, MAX_ID),
+  shortTextRule('documents', 'path', MAX_LINE),
+  shortTextRule('documents', 'title', MAX_LINE),
   textRule('chunks', 'content'),
   wholeNumberRule('chunks', 'id', 1, MAX_ID),
   wholeNumberRule('chunks', 'document_id', 1, MAX_ID),
@@ -182,6 +199,24 @@ export const contentRules: readonly ContentRuleQuery[] = [
                 .where('element.type', '!=', sql.lit('text')),
             ),
           ]),
+        )
+        .limit(sql.lit(1)),
+  },
+  shortTextRule('chunks', 'breadcrumb', 4 * MAX_LINE),
+  {
+    table: 'chunks',
+    problem: `a heading of breadcrumb is longer than ${MAX_LINE} characters`,
+    query: (db) =>
+      db
+        .selectFrom('chunks')
+        .select('chunks.id')
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom(sql<{ value: string }>`json_each(${eb.ref('chunks.breadcrumb')})`.as('heading'))
+              .select(sql.lit(1).as('found'))
+              .where(sql<boolean>`length(${sql.ref('heading.value')}) > ${sql.lit(MAX_LINE)}`),
+          ),
         )
         .limit(sql.lit(1)),
   },
