@@ -107,7 +107,7 @@ describe('hybrid retrieval through the docs command', { timeout: 180_000 }, () =
     expect(answer.retrieval.mode).toBe('lexical');
     expect(answer.retrieval.notes).toEqual([
       expect.stringMatching(
-        /^alpha@1\.0\.0 answered lexically: the embedder transformers:tiny-embedder:\d+ could not be opened: no local model/,
+        /^alpha@1\.0\.0 answered lexically: its vectors were made by transformers:tiny-embedder:\d+, and no embedder is configured .* nor is a local model of that id in the models folder/,
       ),
     ]);
     const text = docs(['get', 'alpha', 'fake timers'], { DOCS_MODELS: path.join(root, 'no-models-here') });

@@ -368,6 +368,24 @@ describe('the API’s edges and guards', () => {
     expectDocumented('/api/read', outside);
   });
 
+  it('leaves out a library damaged after it was installed, with a warning naming it; the others answer (200)', async () => {
+    const damagedHome = path.join(dir, 'damaged-home');
+    await installTestPackage(damagedHome, 'webframe');
+    await installTestPackage(damagedHome, 'apiframe');
+    // Cut to half its size, as a full disk or an interrupted copy leaves a file.
+    const file = path.join(damagedHome, 'apiframe@3.1.0.db');
+    const bytes = await readFile(file);
+    await writeFile(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const damaged = await start({ home: damagedHome });
+    const answer = await get(damaged.pageUrl, '/api/search?q=enable%20CORS');
+    expect(answer.status).toBe(200);
+    expect(answer.body.results.map((r: Json) => r.library)).toEqual(['webframe@2.0.0']);
+    expect(answer.body.warnings).toEqual([
+      expect.stringMatching(/^Left out apiframe@3\.1\.0: apiframe@3\.1\.0 is damaged/),
+    ]);
+    expectDocumented('/api/search', answer);
+  });
+
   it('answers a store it cannot read with a 500 that says why, not an empty result', async () => {
     const staleHome = path.join(dir, 'stale-home');
     await installTestPackage(staleHome, 'testlib');

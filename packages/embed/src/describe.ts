@@ -90,3 +90,28 @@ export function describeModels(config: Pick<EmbedConfig, 'modelsDir' | 'env'> = 
   });
   return { modelsDir, hubCache, runtime, models };
 }
+
+/**
+ * The folder of the local embedder whose id is exactly `id` (`transformers:<name>:<dims>`), found among the models
+ * `docs models` lists (the models directory and the Hugging Face cache); undefined when none is. An id is only
+ * compared, never read as a path or a name to look up: a package's stored id can pick a model the user already
+ * has, never a folder elsewhere or an endpoint.
+ *
+ * @example
+ * const folder = localEmbedderWithId('transformers:bge-small-en-v1.5:384');
+ * if (folder) await openEmbedder(folder);
+ */
+export function localEmbedderWithId(
+  id: string,
+  config: Pick<EmbedConfig, 'modelsDir' | 'env'> = {},
+): string | undefined {
+  const env = config.env ?? process.env;
+  const modelsDir = resolveModelsDir({ modelsDir: config.modelsDir, env });
+  for (const found of allModels(modelsDir, resolveHubCache(env))) {
+    const folder = readModelFolder(found.path, found.name);
+    if (folder.kind === 'embedder' && folder.dimensions && `transformers:${found.name}:${folder.dimensions}` === id) {
+      return found.path;
+    }
+  }
+  return undefined;
+}

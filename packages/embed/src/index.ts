@@ -1,6 +1,6 @@
 // The public API of @docs/embed: text → vectors, and (query, document) pairs → relevance.
 export type { LocalModelInfo, ModelsReport } from './describe.js';
-export { describeModels } from './describe.js';
+export { describeModels, localEmbedderWithId } from './describe.js';
 export type { EmbedErrorCode } from './errors.js';
 export { EmbedError } from './errors.js';
 export { resolveHubCache, resolveModelsDir } from './locations.js';

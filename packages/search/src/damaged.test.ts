@@ -1,3 +1,4 @@
+import { statSync, truncateSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,8 +33,10 @@ async function install(name: string): Promise<string> {
 }
 
 /** Breaks an installed package's rows, as a disk error or a hand edit after install would. */
-function damage(file: string, statement: string): void {
+function damage(file: string, statement: string, shadowTables = false): void {
   const db = new Database(file);
+  // Off SQLite's defensive mode, as the sqlite3 shell is: the index's own tables can be written.
+  db.unsafeMode(shadowTables);
   db.exec(statement);
   db.close();
 }
@@ -76,6 +79,39 @@ describe('a package damaged after it was installed', () => {
     expect(error).toMatchObject({ code: 'damaged-package' });
     expect((error as Error).message).toMatch(/hono@1\.0\.0 is damaged \(chunk \d+: tokens is -5\); rebuild it/);
   });
+
+  // What SQLite itself fails on: no row check sees these, the reader names the package from SQLite's error.
+  test.each([
+    [
+      'a search index size block overwritten (FTS5 integrity-check passes)',
+      (file: string) => damage(file, "UPDATE chunks_fts_docsize SET sz = X'ff'", true),
+      /database disk image is malformed/,
+    ],
+    [
+      'tokens of 2^63 - 1',
+      (file: string) => damage(file, 'UPDATE chunks SET tokens = 9223372036854775807'),
+      /tokens is|integer overflow/,
+    ],
+    ['the file cut short', (file: string) => truncateSync(file, Math.floor(statSync(file).size / 2)), /malformed/],
+    ['the file cut to nothing', (file: string) => truncateSync(file, 0), /not a documentation package/],
+  ])(
+    '%s: searchAll leaves it out with a note; getDocs on another library answers; getDocs on it names it and what to do',
+    async (_case, harm, reason) => {
+      await install('express');
+      const broken = await install('hono');
+      await install('koa');
+      harm(broken);
+      const answer = await searchAll(store, 'enable cors');
+      expect(answer.status).toBe('ok');
+      expect(answer.searched).toEqual(['express@1.0.0', 'koa@1.0.0']);
+      expect(answer.warnings).toEqual([expect.stringMatching(/^Left out hono@1\.0\.0: hono@1\.0\.0 is damaged/)]);
+      expect(answer.warnings?.[0]).toMatch(reason);
+      expect((await getDocs(store, 'koa', 'enable cors')).status).toBe('ok');
+      const error = await getDocs(store, 'hono', 'enable cors').catch((e: unknown) => e);
+      expect(classify(error)).toMatchObject({ blame: 'user', code: 'damaged-package' });
+      expect((error as Error).message).toMatch(/^hono@1\.0\.0 is damaged \(.*\); rebuild it: docs remove hono@1\.0\.0/);
+    },
+  );
 
   it('searchAll over nothing but damaged packages gives the reason, not an empty answer', async () => {
     damage(await install('hono'), "UPDATE chunks SET breadcrumb = '{'");

@@ -5,8 +5,10 @@ import type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from '
 export interface ModelSpecs {
   /**
    * The query embedder: a model folder, a model name, `openai:<model>`, or a
-   * stored id. Unset: each package's vectors are searched with the model
-   * whose id they carry, when that model is on this machine. @default none
+   * stored id. Unset: each package's vectors are searched with the local model
+   * (models folder or Hugging Face cache) whose id is exactly the one they
+   * carry, if there is one; a package's id never names a path or an endpoint
+   * to open. @default none
    */
   readonly embed?: string | undefined;
   /** The re-ranker, named the same ways. @default none: no re-ranking */
@@ -50,10 +52,20 @@ export function openModels(specs: ModelSpecs): OpenModels {
     }
     return opened;
   };
+  const localEmbedderFor = async (id: string): Promise<string | undefined> =>
+    (await import('@docs/embed')).localEmbedderWithId(id, config);
   return {
     specs,
     async embedderFor(vectorsBy: string): Promise<QueryEmbedder | Unavailable> {
-      const opened = await openEmbedder(specs.embed ?? vectorsBy);
+      // Which model runs is the user's choice alone: a package's id is compared with it, never opened. Without one,
+      // the id may name a local model the user already has, by exact id; never a path, a name looked up, or an endpoint.
+      const spec = specs.embed ?? (await localEmbedderFor(vectorsBy));
+      if (spec === undefined) {
+        return {
+          unavailable: `its vectors were made by ${vectorsBy}, and no embedder is configured (--embed, $DOCS_EMBED or the config's embedder) nor is a local model of that id in the models folder`,
+        };
+      }
+      const opened = await openEmbedder(spec);
       if ('unavailable' in opened) return opened;
       if (opened.id !== vectorsBy) {
         return { unavailable: `its vectors were made by ${vectorsBy}, and the embedder here is ${opened.id}` };

@@ -1,4 +1,5 @@
-import { StoreError } from './errors.js';
+import { damagedPackage } from './damage.js';
+import type { StoreError } from './errors.js';
 
 // The fields of a package's chunks a search hit carries, read once and kept: the same sections answer question after
 // question, and a package file never changes once installed (a reader of a replaced file is a new reader).
@@ -124,10 +125,7 @@ function checkedFields(
 
 /** The error for a chunk whose stored `column` breaks the format, naming the package by `label`. */
 function damaged(problem: string, chunk: number, label: string): StoreError {
-  return new StoreError(
-    'damaged-package',
-    `${label} is damaged (chunk ${chunk}: ${problem}); rebuild it: docs remove ${label}, then docs add its source again (or docs sync)`,
-  );
+  return damagedPackage(label, `chunk ${chunk}: ${problem}`);
 }
 
 function wholeNumber(

@@ -27,15 +27,19 @@ export const contentRules = [
   { table: 'documents', problem: 'title is not text', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "documents" where typeof("title") != 'text' limit 1`) },
   { table: 'documents', problem: 'content is not text', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "documents" where typeof("content") != 'text' limit 1`) },
   { table: 'documents', problem: 'inbound_links is not a whole number ≥ 0', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "documents" where typeof("inbound_links") != 'integer' or "inbound_links" < 0 limit 1`) },
+  { table: 'documents', problem: 'id is not a whole number from 1 to 2147483647', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "documents" where typeof("id") != 'integer' or "id" < 1 or "id" > 2147483647 limit 1`) },
+  { table: 'documents', problem: 'path is longer than 1000 characters', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "documents" where length("path") > 1000 limit 1`) },
+  { table: 'documents', problem: 'title is longer than 1000 characters', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "documents" where length("title") > 1000 limit 1`) },
   { table: 'chunks', problem: 'content is not text', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where typeof("content") != 'text' limit 1`) },
-  { table: 'chunks', problem: 'document_id is not a whole number ≥ 1', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where typeof("document_id") != 'integer' or "document_id" < 1 limit 1`) },
-  { table: 'chunks', problem: 'ord is not a whole number ≥ 0', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where typeof("ord") != 'integer' or "ord" < 0 limit 1`) },
+  { table: 'chunks', problem: 'id is not a whole number from 1 to 2147483647', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where typeof("id") != 'integer' or "id" < 1 or "id" > 2147483647 limit 1`) },
+  { table: 'chunks', problem: 'document_id is not a whole number from 1 to 2147483647', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where typeof("document_id") != 'integer' or "document_id" < 1 or "document_id" > 2147483647 limit 1`) },
+  { table: 'chunks', problem: 'ord is not a whole number from 0 to 2147483647', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where typeof("ord") != 'integer' or "ord" < 0 or "ord" > 2147483647 limit 1`) },
   { table: 'chunks', problem: 'level is not a whole number from 0 to 6', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where typeof("level") != 'integer' or "level" < 0 or "level" > 6 limit 1`) },
   { table: 'chunks', problem: 'tokens is not a whole number ≥ 0', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where typeof("tokens") != 'integer' or "tokens" < 0 limit 1`) },
   { table: 'chunks', problem: 'breadcrumb is not a JSON array of strings', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "chunks"."id" from "chunks" where (typeof("breadcrumb") != 'text' or not json_valid("breadcrumb") or json_type("breadcrumb") != 'array' or exists (select 1 as "found" from json_each("chunks"."breadcrumb") as "element" where "element"."type" != 'text')) limit 1`) },
+  { table: 'chunks', problem: 'breadcrumb is longer than 4000 characters', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "id" as "id" from "chunks" where length("breadcrumb") > 4000 limit 1`) },
+  { table: 'chunks', problem: 'a heading of breadcrumb is longer than 1000 characters', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "chunks"."id" from "chunks" where exists (select 1 as "found" from json_each("chunks"."breadcrumb") as "heading" where length("heading"."value") > 1000) limit 1`) },
   { table: 'chunks', problem: 'document_id names no document', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "c"."id" from "chunks" as "c" left join "documents" as "d" on "d"."id" = "c"."document_id" where "d"."id" is null limit 1`) },
-  { table: 'chunks', problem: 'is missing from the search index', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "c"."id" from "chunks" as "c" left join "chunks_fts_docsize" as "f" on "f"."id" = "c"."id" where "f"."id" is null limit 1`) },
-  { table: 'chunks_fts', problem: 'is indexed but has no chunk', query: compiled<(typeof pkg.contentRules)[number]['query'], ['id']>(`select "f"."id" from "chunks_fts_docsize" as "f" left join "chunks" as "c" on "c"."id" = "f"."id" where "c"."id" is null limit 1`) },
 ];
 
 export const writeQueries = {
@@ -69,7 +73,15 @@ export const checkQueries = {
   vectorCount: compiled<typeof pkg.checkQueries.vectorCount, ['count']>(`select count(*) as "count" from "chunk_vectors"`),
   unmatchedVectors: compiled<typeof pkg.checkQueries.unmatchedVectors, ['missing', 'orphans']>(`select (select count(*) as "count" from "chunks" where "id" not in (select "chunk_vectors"."chunk_id" from "chunk_vectors")) as "missing", (select count(*) as "count" from "chunk_vectors" where "chunk_id" not in (select "chunks"."id" from "chunks")) as "orphans"`),
   vectors: compiled<typeof pkg.checkQueries.vectors, ['chunk_id', 'vector']>(`select "chunk_id", "vector" from "chunk_vectors"`),
+  unindexedChunk: compiled<typeof pkg.checkQueries.unindexedChunk, ['id']>(`select "c"."id" from "chunks" as "c" left join "chunks_fts_docsize" as "f" on "f"."id" = "c"."id" where "f"."id" is null limit 1`),
+  orphanIndexRow: compiled<typeof pkg.checkQueries.orphanIndexRow, ['id']>(`select "f"."id" from "chunks_fts_docsize" as "f" left join "chunks" as "c" on "c"."id" = "f"."id" where "c"."id" is null limit 1`),
   indexIntegrity: compiled<typeof pkg.checkQueries.indexIntegrity>(`insert into "chunks_fts" ("chunks_fts", "rank") values ('integrity-check', 0)`),
+};
+
+export const derivedQueries = {
+  setTokens: compiled<typeof pkg.derivedQueries.setTokens>(`update "chunks" set "tokens" = @tokens where "id" = @id`),
+  boundInboundLinks: compiled<typeof pkg.derivedQueries.boundInboundLinks>(`update "documents" set "inbound_links" = (select count(*) - 1 as "others" from "documents") where "inbound_links" > (select count(*) - 1 as "others" from "documents")`),
+  dropIndex: compiled<typeof pkg.derivedQueries.dropIndex>(`DROP TABLE chunks_fts`),
 };
 
 export const vectorQueries = {

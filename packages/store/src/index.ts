@@ -6,6 +6,7 @@ export { isStoreError, StoreError } from './errors.js';
 export type { ColumnWeights, Term, TermQuery } from './fts-query.js';
 export { matchExpression } from './fts-query.js';
 export { resolveHome } from './home.js';
+export { identifierWords, indexText } from './index-text.js';
 export { indexTokens, tokensContain } from './index-tokens.js';
 export type { InstalledPackage } from './installed-package.js';
 export type { PackageId, VersionLabel } from './names.js';

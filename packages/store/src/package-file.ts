@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { checkQueries, packageSchema, readQueries } from './compiled-queries.js';
+import { dropIndex, rederivePackage } from './derived-data.js';
 import { StoreError } from './errors.js';
 import { assertFileNameFits, assertValidName, assertValidVersion, type PackageId } from './names.js';
 import { contentProblem } from './package-content.js';
@@ -50,7 +51,7 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
  * code reads and returns its metadata: a SQLite file with exactly the
  * expected tables (no triggers, views or extra objects), one metadata row,
  * passing SQLite's quick check, and rows that keep the format's rules (see
- * package-content.ts) with a search index that matches them. Throws
+ * package-content.ts) from which its search index can be made again. Throws
  * StoreError('invalid-package' | 'unknown-format') with the reason otherwise.
  * The file is only read: the checks run on a copy, so neither a journal nor
  * WAL side files ever appear beside it.
@@ -70,10 +71,11 @@ export async function inspectPackageFile(file: string): Promise<PackageInfo> {
 
 /**
  * Validates a private copy of a package (`copy`, named `subject` in messages)
- * and normalises it in place: a file in WAL mode becomes a rollback-journal
- * file, so a read-only reader never creates `-wal` or `-shm` files beside it.
- * The copy is opened read-write because FTS5's integrity check is a command
- * written as an INSERT; it changes nothing.
+ * and normalises it in place: its derived data (search index, token and link
+ * counts) is made again from its rows, never taken from the file, and a file in
+ * WAL mode becomes a rollback-journal file, so a read-only reader never creates
+ * `-wal` or `-shm` files beside it.
+ * The copy is opened read-write: it is rewritten so.
  */
 export async function validatePackageCopy(
   copy: string,
@@ -84,6 +86,11 @@ export async function validatePackageCopy(
      * Only a file this process wrote and nothing changed since may skip them. @default true
      */
     readonly rows?: boolean;
+    /**
+     * Make the package's derived data again from its rows (derived-data.ts): the search index, token counts, link
+     * counts. Only a file whose derived data this process made may skip it. @default rows
+     */
+    readonly rederive?: boolean;
   } = {},
 ): Promise<PackageInfo> {
   const expected = referenceSchema();
@@ -99,6 +106,8 @@ export async function validatePackageCopy(
     const formatVersion = assertReadableFormat(database, subject);
     assertSchema(database, subject, expected);
     const checkRows = options.rows ?? true;
+    const rederive = options.rederive ?? checkRows;
+    if (rederive) dropIndex(database);
     if (checkRows) {
       const check = database.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw new StoreError('invalid-package', `${subject} is damaged: ${String(check)}`);
@@ -112,8 +121,9 @@ export async function validatePackageCopy(
         `${subject} must hold exactly one package row, found ${packageRows.length}`,
       );
     }
-    const problem = checkRows ? contentProblem(database) : undefined;
+    const problem = checkRows ? contentProblem(database, { index: !rederive }) : undefined;
     if (problem !== undefined) throw new StoreError('invalid-package', `${subject} has bad data: ${problem}`);
+    if (rederive) await rederivePackage(database);
     const info = toPackageInfo(row);
     if (info.formatVersion !== formatVersion) {
       throw new StoreError('invalid-package', `${subject} disagrees with itself about its format version`);
@@ -228,6 +238,13 @@ export function toPackageInfo(row: PackageTable): PackageInfo {
   };
 }
 
+/** An embedder id as models name themselves (`transformers:bge-small-en-v1.5:384`): printable ASCII, no spaces. */
+const EMBEDDER_ID = /^[\x21-\x7e]{1,200}$/;
+const EMBEDDER_ID_RULE = 'at most 200 printable ASCII characters without spaces';
+
+/** More dimensions than any sentence-embedding model gives (the largest common ones give 4,096). */
+const MAX_DIMENSIONS = 16_384;
+
 /**
  * A package has no vectors, or one embedder row and exactly one vector per
  * chunk, each `dimensions` finite float32 values: a search never meets a
@@ -249,6 +266,11 @@ function assertValidVectors(database: Database.Database, file: string): void {
   const id: unknown = embedder.id;
   const dimensions: unknown = embedder.dimensions;
   if (typeof id !== 'string' || id.trim() === '') fail('the embedder has no id');
+  // Only ever compared with a model's id, and shown in notes: a short printable name, never text of any length.
+  if (!EMBEDDER_ID.test(id)) fail(`the embedder's id is not ${EMBEDDER_ID_RULE}`);
+  if (typeof dimensions === 'number' && dimensions > MAX_DIMENSIONS) {
+    fail(`the embedder's dimensions are ${dimensions}, more than ${MAX_DIMENSIONS}`);
+  }
   if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1) {
     fail(`the embedder's dimensions are ${String(dimensions)}`);
   }

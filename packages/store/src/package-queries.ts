@@ -121,6 +121,18 @@ function textRule<T extends keyof PackageDatabase>(
   };
 }
 
+/**
+ * Text of at most `max` characters. An answer carries a section's page title, path and headings beside its text, and
+ * only the text is counted against the token budget: a heading of megabytes would make any budget meaningless.
+ */
+function shortTextRule<T extends keyof PackageDatabase>(table: T, column: ColumnOf<T>, max: number): ContentRuleQuery {
+  return {
+    table,
+    problem: `${column} is longer than ${max} characters`,
+    query: firstWhere(table, sql<boolean>`length(${sql.ref(column)}) > ${sql.lit(max)}`),
+  };
+}
+
 /** A whole number in [min, max]. */
 function wholeNumberRule<T extends keyof PackageDatabase>(
   table: T,
@@ -140,6 +152,12 @@ function wholeNumberRule<T extends keyof PackageDatabase>(
   };
 }
 
+/** The largest id or position a package row may hold: 2^31 - 1. */
+const MAX_ID = 2_147_483_647;
+
+/** The longest page title, path or single heading a package may hold, in characters: a line, not a page. */
+const MAX_LINE = 1_000;
+
 /**
  * The rules every row of a package keeps (package-content.ts checks them in this order). A new table (a format bump)
  * adds its rules here.
@@ -150,9 +168,15 @@ export const contentRules: readonly ContentRuleQuery[] = [
   textRule('documents', 'title'),
   textRule('documents', 'content'),
   wholeNumberRule('documents', 'inbound_links', 0),
+  // Ids and positions within what a reader keys and adds without losing a digit (chunk-fields.ts keys chunks by id
+  // below 2^32); a build numbers them from 1 (ids) and 0 (positions) and never comes near.
+  wholeNumberRule('documents', 'id', 1, MAX_ID),
+  shortTextRule('documents', 'path', MAX_LINE),
+  shortTextRule('documents', 'title', MAX_LINE),
   textRule('chunks', 'content'),
-  wholeNumberRule('chunks', 'document_id', 1),
-  wholeNumberRule('chunks', 'ord', 0),
+  wholeNumberRule('chunks', 'id', 1, MAX_ID),
+  wholeNumberRule('chunks', 'document_id', 1, MAX_ID),
+  wholeNumberRule('chunks', 'ord', 0, MAX_ID),
   // Markdown has six heading levels; 0 is the text before the first heading.
   wholeNumberRule('chunks', 'level', 0, 6),
   wholeNumberRule('chunks', 'tokens', 0),
@@ -178,6 +202,24 @@ export const contentRules: readonly ContentRuleQuery[] = [
         )
         .limit(sql.lit(1)),
   },
+  shortTextRule('chunks', 'breadcrumb', 4 * MAX_LINE),
+  {
+    table: 'chunks',
+    problem: `a heading of breadcrumb is longer than ${MAX_LINE} characters`,
+    query: (db) =>
+      db
+        .selectFrom('chunks')
+        .select('chunks.id')
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom(sql<{ value: string }>`json_each(${eb.ref('chunks.breadcrumb')})`.as('heading'))
+              .select(sql.lit(1).as('found'))
+              .where(sql<boolean>`length(${sql.ref('heading.value')}) > ${sql.lit(MAX_LINE)}`),
+          ),
+        )
+        .limit(sql.lit(1)),
+  },
   {
     table: 'chunks',
     problem: 'document_id names no document',
@@ -187,31 +229,6 @@ export const contentRules: readonly ContentRuleQuery[] = [
         .leftJoin('documents as d', 'd.id', 'c.document_id')
         .select('c.id')
         .where('d.id', 'is', null)
-        .limit(sql.lit(1)),
-  },
-  // The index is contentless: its docsize table has one row per indexed chunk, so
-  // the two id sets must be the same, or searches find chunks that are not there
-  // (or miss ones that are).
-  {
-    table: 'chunks',
-    problem: 'is missing from the search index',
-    query: (db) =>
-      db
-        .selectFrom('chunks as c')
-        .leftJoin('chunks_fts_docsize as f', 'f.id', 'c.id')
-        .select('c.id')
-        .where('f.id', 'is', null)
-        .limit(sql.lit(1)),
-  },
-  {
-    table: 'chunks_fts',
-    problem: 'is indexed but has no chunk',
-    query: (db) =>
-      db
-        .selectFrom('chunks_fts_docsize as f')
-        .leftJoin('chunks as c', 'c.id', 'f.id')
-        .select('f.id')
-        .where('c.id', 'is', null)
         .limit(sql.lit(1)),
   },
 ];
@@ -355,9 +372,47 @@ export const checkQueries = {
         .as('orphans'),
     ]),
   vectors: (db: Db) => db.selectFrom('chunk_vectors').select(['chunk_id', 'vector']),
+  // The index is contentless: its docsize table has one row per indexed chunk, so the two id sets must be the same,
+  // or searches find chunks that are not there (or miss ones that are).
+  unindexedChunk: (db: Db) =>
+    db
+      .selectFrom('chunks as c')
+      .leftJoin('chunks_fts_docsize as f', 'f.id', 'c.id')
+      .select('c.id')
+      .where('f.id', 'is', null)
+      .limit(sql.lit(1)),
+  orphanIndexRow: (db: Db) =>
+    db
+      .selectFrom('chunks_fts_docsize as f')
+      .leftJoin('chunks as c', 'c.id', 'f.id')
+      .select('f.id')
+      .where('c.id', 'is', null)
+      .limit(sql.lit(1)),
   /** FTS5's own check of the index; reads the index only, but as a command it is an insert. */
   indexIntegrity: (db: Db) =>
     db.insertInto('chunks_fts').values({ chunks_fts: sql.lit('integrity-check'), rank: sql.lit(0) }),
+};
+
+/**
+ * The statements that make a package's derived data again from its rows, at the install of a file built elsewhere
+ * (derived-data.ts): the full-text index, each section's token count, and the link counts bounded by the documents.
+ */
+export const derivedQueries = {
+  setTokens: (db: Db, p: { id: number; tokens: number }) =>
+    db.updateTable('chunks').set({ tokens: p.tokens }).where('id', '=', p.id),
+  /** No document is linked to by more documents than there are others. */
+  boundInboundLinks: (db: Db) =>
+    db
+      .updateTable('documents')
+      .set((eb) => ({
+        inbound_links: eb.selectFrom('documents').select(sql<number>`count(*) - 1`.as('others')),
+      }))
+      .where('inbound_links', '>', (eb) => eb.selectFrom('documents').select(sql<number>`count(*) - 1`.as('others'))),
+  /**
+   * Drops the index with its shadow tables: whatever their blocks held is never read again. Last: the statements
+   * are prepared in this order where they are compiled, and the index is made again from the package schema.
+   */
+  dropIndex: () => sql`DROP TABLE chunks_fts`,
 };
 
 /**

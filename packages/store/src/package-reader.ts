@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type ChunkFields, checkedText, chunkFields } from './chunk-fields.js';
 import { readQueries } from './compiled-queries.js';
+import { damagedBy } from './damage.js';
 import { StoreError } from './errors.js';
 import {
   type ColumnWeights,
@@ -133,7 +134,7 @@ export class PackageReader {
       label,
       rowids: (expression) => this.#rowids(expression),
       scores: (expression, weights) =>
-        this.#statements.rowScores.on(this.#connection()).all({ ...weights, expression }),
+        this.#read((db) => this.#statements.rowScores.on(db).all({ ...weights, expression })),
     };
   }
 
@@ -146,6 +147,19 @@ export class PackageReader {
     if (this.#closed) throw new TypeError('The database connection is not open');
     this.#db ??= (this.#reopen as () => Database.Database)();
     return this.#db;
+  }
+
+  /**
+   * Runs a read on the open connection; what fails because the file's data is bad (changed since it was installed)
+   * is a `damaged-package` StoreError naming the package (damage.ts), so a search over many libraries leaves this one
+   * out with a note, and a search of this one alone says what to do.
+   */
+  #read<T>(read: (db: Database.Database) => T): T {
+    try {
+      return read(this.#connection());
+    } catch (error) {
+      throw damagedBy(error, this.label);
+    }
   }
 
   /** This reader's number in its caches, taken anew when the caches began a generation since (see ReaderCaches). */
@@ -172,7 +186,7 @@ export class PackageReader {
   /** The package's metadata (read once). */
   async info(): Promise<PackageInfo> {
     if (!this.#info) {
-      const row = this.#statements.packageRow.on(this.#connection()).get();
+      const row = this.#read((db) => this.#statements.packageRow.on(db).get());
       if (!row) throw new StoreError('invalid-package', `${this.file} has no package row`);
       this.#info = toPackageInfo(row);
     }
@@ -182,7 +196,7 @@ export class PackageReader {
   /** The model that made the package's vectors, or undefined when it has none (read once). */
   async embedder(): Promise<PackageEmbedder | undefined> {
     if (this.#embedder === undefined) {
-      const row = this.#statements.embedder.on(this.#connection()).get();
+      const row = this.#read((db) => this.#statements.embedder.on(db).get());
       this.#embedder = row ? { id: row.id, dimensions: row.dimensions } : null;
     }
     return this.#embedder ?? undefined;
@@ -209,7 +223,7 @@ export class PackageReader {
     const embedder = await this.embedder();
     assertComparable(embedder, query, this.file);
     if (!this.#vectors) {
-      const vectors = this.#statements.vectors.on(this.#connection()).all();
+      const vectors = this.#read((db) => this.#statements.vectors.on(db).all());
       this.#vectors = vectorMatrix(vectors, embedder.dimensions, this.file);
     }
     return this.#vectors;
@@ -234,7 +248,7 @@ export class PackageReader {
     // file first, as a query would (see #connection).
     let lists: Array<{ rows: Float64Array; shares: Float64Array }> | undefined;
     if (query.mode === 'any') {
-      this.#connection();
+      this.#read(() => undefined);
       lists = this.#caches.phraseLists.lists(
         this.#cacheNumber(),
         query.terms.flatMap(phrasesOf),
@@ -248,7 +262,9 @@ export class PackageReader {
     } else {
       // Ranked inside the index alone: the chunks' other fields come from #fields, mostly without a query, since
       // the same sections answer question after question.
-      scored = this.#statements.rankedRows.on(this.#connection()).all({ ...weights, expression, limit: options.limit });
+      scored = this.#read((db) =>
+        this.#statements.rankedRows.on(db).all({ ...weights, expression, limit: options.limit }),
+      );
       scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     }
     const fields = this.#fields(scored.map(([id]) => id));
@@ -268,7 +284,7 @@ export class PackageReader {
    */
   #rowids(expression: string): number[] {
     const rowids: unknown = JSON.parse(
-      this.#statements.matchingRowids.on(this.#connection()).get({ expression }) ?? '[]',
+      this.#read((db) => this.#statements.matchingRowids.on(db).get({ expression })) ?? '[]',
     );
     if (!Array.isArray(rowids)) throw new TypeError('json_group_array() gave no array');
     return rowids;
@@ -283,7 +299,7 @@ export class PackageReader {
     if (this.#closed) throw new TypeError('The database connection is not open');
     // One statement for all that are missing: a statement per chunk costs more than the join it replaces.
     return chunkFields(ids, this.#caches.chunkFields, this.#cacheNumber(), this.label, (missing) =>
-      this.#statements.chunkFields.on(this.#connection()).all({ ids: JSON.stringify(missing) }),
+      this.#read((db) => this.#statements.chunkFields.on(db).all({ ids: JSON.stringify(missing) })),
     );
   }
 
@@ -315,7 +331,7 @@ export class PackageReader {
     const frequencies = terms.map(() => 0);
     const wanted = new Set(ids);
     // Opens an evicted reader's file again even when every list is kept, as a query would (see #connection).
-    this.#connection();
+    this.#read(() => undefined);
     const reader = this.#cacheNumber();
     for (const [index, term] of terms.entries()) {
       const phrases = phrasesOf(term);
@@ -353,7 +369,7 @@ export class PackageReader {
     const contents = new Map<number, string>();
     if (unique.length === 0) return contents;
     // One statement for all: a statement per chunk cost four times as much (12 chunks: ~95 against ~23 us).
-    const contentRows = this.#statements.chunkContents.on(this.#connection()).all({ ids: JSON.stringify(unique) });
+    const contentRows = this.#read((db) => this.#statements.chunkContents.on(db).all({ ids: JSON.stringify(unique) }));
     const byId = new Map<number, unknown>(contentRows);
     // In the order asked for, as before.
     for (const id of unique) {
@@ -365,18 +381,18 @@ export class PackageReader {
 
   /** One document by its path (exact match), or undefined. */
   async document(path: string): Promise<StoredDocument | undefined> {
-    return this.#statements.document.on(this.#connection()).get({ path });
+    return this.#read((db) => this.#statements.document.on(db).get({ path }));
   }
 
   /** Every document's path and title, by path. */
   async documents(): Promise<Array<{ path: string; title: string }>> {
-    return this.#statements.documentList.on(this.#connection()).all();
+    return this.#read((db) => this.#statements.documentList.on(db).all());
   }
 
   /** How many documents, chunks and tokens the package holds (read once: a package file does not change). */
   async stats(): Promise<PackageStats> {
     if (this.#stats) return this.#stats;
-    const row = this.#statements.stats.on(this.#connection()).get();
+    const row = this.#read((db) => this.#statements.stats.on(db).get());
     this.#stats = { documents: Number(row?.documents), chunks: Number(row?.chunks), tokens: Number(row?.tokens) };
     return this.#stats;
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import semver from 'semver';
 import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
+import { damagedBy } from './damage.js';
 import { StoreError } from './errors.js';
 import type { Term } from './fts-query.js';
 import type { InstalledPackage } from './installed-package.js';
@@ -40,7 +41,7 @@ import { openReadOnlyDatabase } from './sqlite.js';
 import { removeWorkFiles, VectorJob } from './vector-job.js';
 import type { PackageEmbedder } from './vector-search.js';
 import type { VerifiedPackages } from './verified-packages.js';
-import { takeWrittenHere } from './written-here.js';
+import { takeOrigin } from './written-here.js';
 
 /** Why a library could not be resolved, with what would help the caller retry. */
 export interface ResolveError {
@@ -248,7 +249,10 @@ export class PackageStore {
    *
    * A file this process has just written with `writePackage` and moves in
    * (a build installing its output), unchanged since, skips the row-by-row
-   * checks: its rows are as the writer made them. Every other file gets them all.
+   * checks: its rows are as the writer made them. Every other file gets them all,
+   * and a file built elsewhere has its derived data (the search index, token
+   * and link counts) made again from its rows: a package is data, and what
+   * search computes from it is computed here.
    *
    * A package whose name differs only in case from an installed library's is
    * refused: names are one library whatever their case, and two spellings would
@@ -275,8 +279,13 @@ export class PackageStore {
     try {
       // A package this process has just written (a build installing its output) is checked for what
       // a build can get wrong, not row by row: the rows are as the writer made them.
-      const builtHere = inStore && takeWrittenHere(file);
-      const valid = await validatePackageCopy(staged, file, { rows: !builtHere });
+      // One whose rows came from an installed package and whose derived data this process made (a vector job's)
+      // has its rows checked; any other file has its derived data made again here (derived-data.ts).
+      const origin = inStore ? takeOrigin(file) : 'elsewhere';
+      const valid = await validatePackageCopy(staged, file, {
+        rows: origin !== 'written',
+        rederive: origin === 'elsewhere',
+      });
       info = valid;
       target = path.join(this.dir, packageFileName(info));
       const into = target;
@@ -399,6 +408,9 @@ export class PackageStore {
    *   of another package format (installed before an upgrade): rebuild it.
    * @throws {StoreError} `gone` when the package was removed since it was
    *   listed (by another process): it is no longer installed.
+   * @throws {StoreError} `damaged-package` when the file no longer reads as the
+   *   package installed (cut short, overwritten): it names the package and how
+   *   to rebuild it. Its reads throw the same when its data fails.
    */
   reader(pkg: InstalledPackage): PackageReader {
     if (this.#verify && !this.#verify.isVerified(pkg)) {
@@ -419,13 +431,20 @@ export class PackageStore {
       this.#retire(cached.reader);
     }
     const open = () => {
-      const database = openInstalled(pkg);
-      // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
+      const label = formatPackageId(pkg);
+      let database: ReturnType<typeof openInstalled>;
       try {
-        assertReadableFormat(database, formatPackageId(pkg));
+        database = openInstalled(pkg);
+      } catch (error) {
+        throw damagedBy(error, label);
+      }
+      // Installed by an earlier docs, a package may be of a format this one cannot query: say so, not an SQL error.
+      // One that no longer reads as a package (cut short, overwritten) is damaged, and named.
+      try {
+        assertReadableFormat(database, label);
       } catch (error) {
         database.close();
-        throw error;
+        throw damagedBy(error, label);
       }
       return database;
     };

@@ -9,6 +9,7 @@ import type { PackageInfo } from './package-file.js';
 import { createSchema } from './sqlite.js';
 import { rows, runOnce, values } from './statement.js';
 import type { PackageEmbedder } from './vector-search.js';
+import { rememberWritten } from './written-here.js';
 
 /** What an embedder is given for one section: where it sits, and what it says. */
 export interface SectionText {
@@ -215,6 +216,8 @@ export class VectorJob {
           `${formatPackageId(this.pkg)} was replaced while its vectors were made; run the embedding again`,
         );
       }
+      // Its rows are an installed package's and its vectors were made here: checked at install, not indexed again.
+      rememberWritten(partial, 'derived');
       const { installed } = await this.#store.install(partial, { move: true });
       await removeWorkFile(this.#workFile);
       return installed;

@@ -6,7 +6,12 @@ import path from 'node:path';
 // a moment later; checking every row of a file this code has just written
 // finds nothing, and cost most of the install. Any other file (received from
 // elsewhere, written by another process, or changed since) is checked whole.
-const written = new Map<string, string>();
+// A file whose rows came from an installed package and whose derived data this process made (a vector job's copy)
+// is remembered as `derived`: its rows are checked, its search index is not made again.
+const written = new Map<string, { identity: string; origin: Origin }>();
+
+/** Where a package file's rows and derived data come from, as far as this process knows. */
+export type Origin = 'written' | 'derived' | 'elsewhere';
 // Builds whose output is never installed here (`docs build --output`) must not grow this without end.
 const MAX_REMEMBERED = 256;
 
@@ -20,13 +25,13 @@ function identity(file: string): string | undefined {
   }
 }
 
-/** Remembers a package file just written by this process, at its final path. */
-export function rememberWritten(file: string): void {
+/** Remembers a package file just written by this process (or whose derived data it made), at its final path. */
+export function rememberWritten(file: string, origin: Exclude<Origin, 'elsewhere'> = 'written'): void {
   const key = path.resolve(file);
   const id = identity(key);
   written.delete(key);
   if (id === undefined) return;
-  written.set(key, id);
+  written.set(key, { identity: id, origin });
   for (const oldest of written.keys()) {
     if (written.size <= MAX_REMEMBERED) break;
     written.delete(oldest);
@@ -34,13 +39,12 @@ export function rememberWritten(file: string): void {
 }
 
 /**
- * Whether `file` is, unchanged, a package file this process wrote. Answers
- * once per write: the file is about to be installed (renamed), after which
- * its path names something else.
+ * What this process knows of `file` as it is now: `written` or `derived` here and unchanged since, else `elsewhere`.
+ * Answers once per write: the file is about to be installed (renamed), after which its path names something else.
  */
-export function takeWrittenHere(file: string): boolean {
+export function takeOrigin(file: string): Origin {
   const key = path.resolve(file);
   const expected = written.get(key);
   written.delete(key);
-  return expected !== undefined && expected === identity(key);
+  return expected !== undefined && expected.identity === identity(key) ? expected.origin : 'elsewhere';
 }

@@ -1,5 +1,13 @@
 import { ADD_DOCS_HINT, shortDescription } from '@docs/search';
-import { formatPackageId, isStoreError } from '@docs/store';
+import {
+  formatPackageId,
+  type InstalledPackage,
+  isStoreError,
+  type PackageInfo,
+  type PackageStats,
+  type PackageStore,
+  type StoreError,
+} from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import type { GlobalOptions } from '../options.js';
 import { printErrorLine, printLine } from '../terminal.js';
@@ -11,13 +19,13 @@ export async function list(globals: GlobalOptions): Promise<void> {
     const rows = [];
     const unreadable: { library: string; problem: string }[] = [];
     for (const pkg of await store.list()) {
-      const reader = readerOrFormatError(store, pkg);
-      if (isStoreError(reader)) {
-        // Listed, not fatal: this is where a user looks to find what to rebuild or remove.
-        unreadable.push({ library: formatPackageId(pkg), problem: reader.message });
+      // Listed, not fatal: this is where a user looks to find what to rebuild or remove.
+      const read = await readListing(store, pkg);
+      if (isStoreError(read)) {
+        unreadable.push({ library: formatPackageId(pkg), problem: read.message });
         continue;
       }
-      const [info, stats] = [await reader.info(), await reader.stats()];
+      const { info, stats } = read;
       rows.push({
         library: formatPackageId(pkg),
         name: pkg.name,
@@ -37,7 +45,9 @@ export async function list(globals: GlobalOptions): Promise<void> {
       return;
     }
     for (const u of unreadable) {
-      printErrorLine(`docs: ${u.problem} (docs add its source again, or docs remove ${u.library})`);
+      // A damaged package's message already says how to rebuild it.
+      const advice = /rebuild it:/.test(u.problem) ? '' : ` (docs add its source again, or docs remove ${u.library})`;
+      printErrorLine(`docs: ${u.problem}${advice}`);
     }
     if (rows.length === 0 && unreadable.length === 0) {
       process.stdout.write(`No libraries installed in ${store.dir}. ${ADD_DOCS_HINT}\n`);
@@ -51,5 +61,20 @@ export async function list(globals: GlobalOptions): Promise<void> {
     }
   } finally {
     await store.close();
+  }
+}
+
+/** A package's description and counts, or why it cannot be read (another format, damaged since it was installed). */
+async function readListing(
+  store: PackageStore,
+  pkg: InstalledPackage,
+): Promise<{ info: PackageInfo; stats: PackageStats } | StoreError> {
+  const reader = readerOrFormatError(store, pkg);
+  if (isStoreError(reader)) return reader;
+  try {
+    return { info: await reader.info(), stats: await reader.stats() };
+  } catch (error) {
+    if (isStoreError(error, 'damaged-package')) return error;
+    throw error;
   }
 }

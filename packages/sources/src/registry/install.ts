@@ -138,6 +138,16 @@ export async function resolveDocPackage(
       `${resolved} holds package format ${docs.format}, and this docs reads format ${PACKAGE_FORMAT_VERSION}: ${advice}`,
     );
   }
+  // The scope's mapping is the contract: @acme/docs-react holds react, whatever its manifest says. Otherwise a
+  // package published under one name would replace another library in the store (its file is checked against the
+  // manifest's library at install).
+  const bound = boundLibrary(found.name, docs.library);
+  if (bound !== undefined) {
+    throw new RegistryError(
+      'not-a-doc-package',
+      `${resolved} is the doc package of ${bound}, but it says it documents ${docs.library}; refused`,
+    );
+  }
   if (!/^[^/\\]+\.db$/.test(docs.file) || docs.file.startsWith('.')) {
     throw new RegistryError(
       'not-a-doc-package',
@@ -248,4 +258,16 @@ async function extractPackageFile(
   } catch (error) {
     throw tooLarge ?? toRegistryError(error, resolved.spec, resolved.registry);
   }
+}
+
+/**
+ * The library an npm doc package's name binds it to (`@acme/docs-react` → react, `@acme/docs-babel__core` →
+ * @babel/core) when `library` is another one; undefined when they agree. npm names are lower case, so the
+ * comparison is too, as it is for library names in the store.
+ */
+function boundLibrary(packageName: string, library: string): string | undefined {
+  const scope = packageName.slice(0, packageName.indexOf('/'));
+  if (docPackageName(scope, library) === packageName.toLowerCase()) return undefined;
+  const flat = packageName.slice(packageName.indexOf('/') + 1).replace(/^docs-/, '');
+  return flat.includes('__') ? `@${flat.replace('__', '/')}` : flat;
 }

@@ -36,13 +36,17 @@ async function build(name: string, version: string, topics: string[]) {
  * Publishes a package file that docs publish would refuse, as someone could with npm itself:
  * a valid package changed by `tamper` afterwards, under a manifest that looks right.
  */
-async function publishHostile(name: string, tamper: (db: Database.Database) => void) {
+async function publishHostile(
+  name: string,
+  tamper: (db: Database.Database) => void,
+  /** The npm package it is published as. @default `@acme/docs-${name}` */
+  packageName = `@acme/docs-${name}`,
+) {
   const file = path.join(dir, `${name}@1.0.0.db`);
   await writePackage(file, { name, version: '1.0.0' }, [page('install')]);
   const db = new Database(file);
   tamper(db);
   db.close();
-  const packageName = `@acme/docs-${name}`;
   const docs = {
     library: name,
     version: '1.0.0',
@@ -269,6 +273,26 @@ describe('installDocPackage', () => {
     await expect(installDocPackage(store, 'widget@1.2.0', install)).resolves.toMatchObject({
       spec: '@acme/docs-widget@1.2.0',
     });
+    await store.close();
+  });
+
+  it('refuses a package whose manifest and file hold another library than its name binds it to, naming both', async () => {
+    // @acme/docs-gadget says, in its manifest and its file alike, that it holds widget@1.0.0: installed as it says, it
+    // would replace widget's docs when someone asked for gadget's.
+    await publishHostile('widget', () => undefined, '@acme/docs-gadget');
+    const store = await emptyStore();
+    const install = { scope: '@acme', cwd: registry.project, env: registry.env };
+    await installDocPackage(store, 'widget@1.2.0', install);
+    const before = await readdir(store.dir);
+    for (const spec of ['gadget@1.0.0', '@acme/docs-gadget@1.0.0']) {
+      const refused = await refusal(installDocPackage(store, spec, install));
+      expect(refused).toMatchObject({ code: 'not-a-doc-package' });
+      expect(refused.message).toBe(
+        '@acme/docs-gadget@1.0.0 is the doc package of gadget, but it says it documents widget; refused',
+      );
+    }
+    expect(await readdir(store.dir)).toEqual(before);
+    expect((await store.list()).map((p) => `${p.name}@${p.version}`)).toEqual(['widget@1.2.0']);
     await store.close();
   });
 
