@@ -41,7 +41,7 @@ const hostile: DocumentInput[] = [
   },
   {
     // Labels of escapes, the most bytes a character can take in JSON (6), and letters.
-    path: `guide/${'\u001b'.repeat(MB / 2)}${'p'.repeat(MB / 2)}.md`,
+    path: `guide/${'\u001b'.repeat(495)}${'p'.repeat(495)}.md`,
     title: `Budget TTT ${'\u001b'.repeat(MB)}`,
     content: 'long labels',
     chunks: [

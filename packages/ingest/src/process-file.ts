@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { ChunkInput } from '@docs/store';
+import { type ChunkInput, fitBreadcrumb } from '@docs/store';
 import { foldSmallSections } from './fold.js';
 import { formatOf, toMarkdown } from './formats/convert.js';
 import { splitFrontMatter } from './front-matter.js';
@@ -59,13 +59,17 @@ export async function processFile(
     kind: 'document',
     title: parsed.title,
     content: pageText(stripped),
-    chunks: sections.map((s) => ({
-      breadcrumb: s.breadcrumb,
-      level: s.level,
-      content: s.content,
-      tokens: s.tokens + headingTokens(s),
-      indexText: indexText(s.text),
-    })),
+    chunks: sections.map((s) => {
+      // Headings as the package stores them (a line each), so the tokens count what an answer carries.
+      const breadcrumb = fitBreadcrumb(s.breadcrumb);
+      return {
+        breadcrumb,
+        level: s.level,
+        content: s.content,
+        tokens: s.tokens + headingTokens({ level: s.level, breadcrumb }),
+        indexText: indexText(s.text),
+      };
+    }),
     links: parsed.links,
     bytes: size,
   };

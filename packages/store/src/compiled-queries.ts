@@ -87,7 +87,7 @@ export const derivedQueries = {
 export const vectorQueries = {
   chunkCount: compiled<typeof pkg.vectorQueries.chunkCount, ['count']>(`select count(*) as "count" from "chunks"`),
   embedderCount: compiled<typeof pkg.vectorQueries.embedderCount, ['count']>(`select count(*) as "count" from "embedder"`),
-  sectionsAfter: compiled<typeof pkg.vectorQueries.sectionsAfter, ['id', 'title', 'breadcrumb', 'content']>(`select "c"."id", "d"."title", "c"."breadcrumb", "c"."content" from "chunks" as "c" inner join "documents" as "d" on "d"."id" = "c"."document_id" where "c"."id" > @after order by "c"."id" limit @limit`),
+  sectionsAfter: compiled<typeof pkg.vectorQueries.sectionsAfter, ['id', 'title', 'breadcrumb', 'level', 'content']>(`select "c"."id", "d"."title", "c"."breadcrumb", "c"."level", "c"."content" from "chunks" as "c" inner join "documents" as "d" on "d"."id" = "c"."document_id" where "c"."id" > @after order by "c"."id" limit @limit`),
   attachWork: compiled<typeof pkg.vectorQueries.attachWork>(`ATTACH DATABASE @file AS work`),
   detachWork: compiled<typeof pkg.vectorQueries.detachWork>(`DETACH DATABASE work`),
   deleteVectors: compiled<typeof pkg.vectorQueries.deleteVectors>(`delete from "chunk_vectors"`),

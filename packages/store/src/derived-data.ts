@@ -28,7 +28,7 @@ export function dropIndex(database: Database.Database): void {
  * Makes a package's derived data again from its rows, in place, on a private copy whose rows already keep the
  * format's rules (package-content.ts) and whose index {@link dropIndex} dropped: the full-text index is built from the
  * sections as stored (their document's title, their headings, their text), each section's `tokens` is counted from
- * its text, and no page's inbound link count exceeds the number of other pages. One transaction: on an error the
+ * its text and its own heading, and no page's inbound link count exceeds the number of other pages. One transaction: on an error the
  * copy is as it was, and the install refuses it.
  */
 export async function rederivePackage(database: Database.Database): Promise<void> {
@@ -51,7 +51,12 @@ export async function rederivePackage(database: Database.Database): Promise<void
           heading: headings.at(-1) ?? '',
           body: indexText(markdownWords(section.content)),
         });
-        setTokens.run({ id: section.id, tokens: count(section.content) });
+        // As a build counts them: the text, and the section's own heading, which every result of it carries.
+        const heading = section.level === 0 ? undefined : headings.at(-1);
+        setTokens.run({
+          id: section.id,
+          tokens: count(section.content) + (heading === undefined ? 0 : count(heading)),
+        });
       }
       const last = page.at(-1);
       if (last === undefined || page.length < PAGE) break;

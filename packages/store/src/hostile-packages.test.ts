@@ -292,3 +292,32 @@ describe('files of a build whose process is gone', () => {
     expect(await storeEntries(storeDir)).toEqual(['httpx@0.28.1.db']);
   });
 });
+
+describe('a package built here from a page with huge headings', () => {
+  it('holds them cut to a line, so it installs wherever it is shared (which refuses longer ones)', async () => {
+    const huge = 'a very long heading '.repeat(10_500); // 210 KB
+    const built = path.join(dir, 'built.db');
+    await writePackage(built, { name: 'huge', version: '1.0.0' }, [
+      {
+        path: 'guide/huge.md',
+        title: huge,
+        content: `# ${huge}`,
+        chunks: [{ breadcrumb: [huge, huge, huge, huge, huge], level: 1, content: 'Text.', tokens: 2 }],
+      },
+    ]);
+    // A copy is a file from elsewhere: every row is checked, as on a teammate's machine.
+    const shared = path.join(dir, 'shared.db');
+    await copyFile(built, shared);
+    const store = new PackageStore(storeDir);
+    await store.install(shared);
+    const [pkg] = await store.list();
+    expect(pkg?.name).toBe('huge');
+    if (!pkg) return;
+    const [hit] = await store.reader(pkg).search({ terms: ['heading'], mode: 'any' }, { limit: 1 });
+    expect(hit?.title.length).toBeLessThanOrEqual(1000);
+    expect(hit?.title.endsWith('…')).toBe(true);
+    expect(hit?.breadcrumb).toHaveLength(5);
+    expect(JSON.stringify(hit?.breadcrumb).length).toBeLessThanOrEqual(4000);
+    await store.close();
+  });
+});

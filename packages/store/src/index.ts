@@ -9,6 +9,7 @@ export { resolveHome } from './home.js';
 export { identifierWords, indexText } from './index-text.js';
 export { indexTokens, tokensContain } from './index-tokens.js';
 export type { InstalledPackage } from './installed-package.js';
+export { fitBreadcrumb, fitLine } from './lines.js';
 export type { PackageId, VersionLabel } from './names.js';
 export {
   assertFileNameFits,

@@ -1,6 +1,13 @@
 import { type Compilable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ColumnWeights } from './fts-query.js';
-import { FTS_COLUMNS, PACKAGE_FORMAT_VERSION, type PackageDatabase, type PackageFileDatabase } from './schema.js';
+import {
+  FTS_COLUMNS,
+  MAX_BREADCRUMB,
+  MAX_LINE,
+  PACKAGE_FORMAT_VERSION,
+  type PackageDatabase,
+  type PackageFileDatabase,
+} from './schema.js';
 
 // Every statement over a package file, as a Kysely query (see statement.ts): compiled once, ahead of time, into
 // compiled-queries.ts. Each builder takes its parameters as one object, named as the statement binds them.
@@ -155,9 +162,6 @@ function wholeNumberRule<T extends keyof PackageDatabase>(
 /** The largest id or position a package row may hold: 2^31 - 1. */
 const MAX_ID = 2_147_483_647;
 
-/** The longest page title, path or single heading a package may hold, in characters: a line, not a page. */
-const MAX_LINE = 1_000;
-
 /**
  * The rules every row of a package keeps (package-content.ts checks them in this order). A new table (a format bump)
  * adds its rules here.
@@ -202,7 +206,7 @@ export const contentRules: readonly ContentRuleQuery[] = [
         )
         .limit(sql.lit(1)),
   },
-  shortTextRule('chunks', 'breadcrumb', 4 * MAX_LINE),
+  shortTextRule('chunks', 'breadcrumb', MAX_BREADCRUMB),
   {
     table: 'chunks',
     problem: `a heading of breadcrumb is longer than ${MAX_LINE} characters`,
@@ -427,7 +431,7 @@ export const vectorQueries = {
     db
       .selectFrom('chunks as c')
       .innerJoin('documents as d', 'd.id', 'c.document_id')
-      .select(['c.id', 'd.title', 'c.breadcrumb', 'c.content'])
+      .select(['c.id', 'd.title', 'c.breadcrumb', 'c.level', 'c.content'])
       .where('c.id', '>', p.after)
       .orderBy('c.id')
       .limit(p.limit),

@@ -3,9 +3,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { packageSchema, writeQueries } from './compiled-queries.js';
 import { StoreError } from './errors.js';
+import { fitBreadcrumb, fitLine } from './lines.js';
 import { assertFileNameFits, assertValidName, assertValidVersion } from './names.js';
 import { partialName } from './partial-files.js';
-import { PACKAGE_FORMAT_VERSION } from './schema.js';
+import { MAX_LINE, PACKAGE_FORMAT_VERSION } from './schema.js';
 import { createSchema } from './sqlite.js';
 import { rows } from './statement.js';
 import { rememberWritten } from './written-here.js';
@@ -126,21 +127,22 @@ export async function writePackage(
         for (const target of new Set(doc.links ?? [])) {
           if (target !== doc.path) inbound.set(target, (inbound.get(target) ?? 0) + 1);
         }
-        insertDocument.run({ id: documentId, path: doc.path, title: doc.title, content: doc.content });
+        const title = fitLine(doc.title, MAX_LINE);
+        insertDocument.run({ id: documentId, path: doc.path, title, content: doc.content });
         for (const [ord, chunk] of doc.chunks.entries()) {
           chunkCount += 1;
           insertChunk.run({
             id: chunkCount,
             documentId,
             ord,
-            breadcrumb: JSON.stringify(chunk.breadcrumb),
+            breadcrumb: JSON.stringify(fitBreadcrumb(chunk.breadcrumb)),
             level: chunk.level,
             content: chunk.content,
             tokens: chunk.tokens,
           });
           indexChunk.run({
             id: chunkCount,
-            title: doc.title,
+            title,
             headings: chunk.breadcrumb.join(' '),
             heading: chunk.breadcrumb.at(-1) ?? '',
             body: chunk.indexText ?? chunk.content,

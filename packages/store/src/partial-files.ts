@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoreError } from './errors.js';
@@ -41,8 +41,24 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** True for a partial file (or its side file) whose writer is gone. */
-export function isLeftover(entry: string, mtimeMs: () => number | undefined): boolean {
+// A name lock (name-lock.ts) is `.<name>.lock` holding its holder's pid; one moved aside to be taken over ends in
+// `.<pid>.stale`.
+const NAME_LOCK = /^\..+\.lock$/;
+const STALE_LOCK = /^\..+\.lock\.(\d+)\.stale$/;
+
+/** True for a partial file (or its side file) or a name lock whose writer is gone. */
+export function isLeftover(
+  entry: string,
+  mtimeMs: () => number | undefined,
+  holder: () => number | undefined = () => undefined,
+): boolean {
+  const stale = STALE_LOCK.exec(entry);
+  if (stale) return !isRunning(Number(stale[1]));
+  if (NAME_LOCK.test(entry)) {
+    // A lock just made holds no pid yet: its maker runs.
+    const pid = holder();
+    return pid !== undefined && pid > 0 && !isRunning(pid);
+  }
   const tagged = PARTIAL.exec(entry);
   if (tagged) return !isRunning(Number(tagged[1]));
   if (!UNTAGGED_PARTIAL.test(entry)) return false;
@@ -52,7 +68,7 @@ export function isLeftover(entry: string, mtimeMs: () => number | undefined): bo
 
 /**
  * Removes the partial files of builds and installs whose process is gone
- * (killed, crashed), with their SQLite side files. Best effort: a store that
+ * (killed, crashed), with their SQLite side files, and their name locks. Best effort: a store that
  * cannot be written (read-only media) keeps them, and nothing fails for it.
  * Synchronous: a directory listing costs microseconds and this runs before a
  * build starts and after installs and removals, never per search.
@@ -75,7 +91,15 @@ export function removeLeftoversSync(dir: string): number {
         return undefined;
       }
     };
-    if (!isLeftover(entry, mtime)) continue;
+    const holder = () => {
+      try {
+        const pid = Number(readFileSync(file, 'utf8'));
+        return Number.isInteger(pid) ? pid : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    if (!isLeftover(entry, mtime, holder)) continue;
     try {
       rmSync(file, { force: true });
       removed += 1;

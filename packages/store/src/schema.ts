@@ -6,6 +6,12 @@ import type { ColumnType, Generated } from 'kysely';
  */
 export const PACKAGE_FORMAT_VERSION = 3;
 
+/** The longest page title, path or single heading a package may hold, in characters: a line, not a page. */
+export const MAX_LINE = 1_000;
+
+/** The longest breadcrumb (as its JSON text) a package may hold, in characters. */
+export const MAX_BREADCRUMB = 4 * MAX_LINE;
+
 /** The single row describing the package. */
 export interface PackageTable {
   readonly name: string;

@@ -92,7 +92,8 @@ export async function installHostilePackage(home: string, megabytes = 3): Promis
       ],
     },
     {
-      path: `guide/${'\u001b'.repeat(size)}.md`,
+      // A path is a line: an install refuses one over 1,000 characters.
+      path: `guide/${'\u001b'.repeat(Math.min(size, 990))}.md`,
       title: `Budget ${ESCAPES} ${'\u001b'.repeat(size)}`,
       content: 'long labels',
       chunks: [

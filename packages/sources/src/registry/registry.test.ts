@@ -139,7 +139,8 @@ describe('publishDocPackage', () => {
       file: 'widget@1.2.0.db',
       documents: 2,
       sections: 2,
-      tokens: 12,
+      // Counted again when the built file was installed: each section's text and its own heading.
+      tokens: 15,
       source: 'https://example.com/widget',
       builtAt: expect.stringMatching(/^\d{4}-/),
     });
@@ -281,7 +282,7 @@ describe('installDocPackage', () => {
     // would replace widget's docs when someone asked for gadget's.
     await publishHostile('widget', () => undefined, '@acme/docs-gadget');
     const store = await emptyStore();
-    const install = { scope: '@acme', cwd: registry.project, env: registry.env };
+    const install = { scope: '@acme', cwd: registry.project, approveProjectNpmrc: () => true, env: registry.env };
     await installDocPackage(store, 'widget@1.2.0', install);
     const before = await readdir(store.dir);
     for (const spec of ['gadget@1.0.0', '@acme/docs-gadget@1.0.0']) {
