@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_FORMAT_VERSION } from '@docs/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistry, type TestRegistry } from '../../../scripts/verdaccio.mjs';
 
@@ -149,5 +150,54 @@ describe('docs sync --scope', () => {
     );
     expect(result.stdout).toMatch(/Built gizmo@0\.3\.1:/);
     expect(result.stdout).toMatch(/1 installed from @acme, 1 built, 0 skipped, 0 failed/);
+  });
+});
+
+describe('a doc package that says it holds another library', () => {
+  it('is refused by docs install and docs sync --scope, naming both, and the library it names is untouched', async () => {
+    // @acme/docs-react@19.2.0 holds alpha's package and says so in its manifest: installed as it says, it would
+    // replace alpha's docs when someone asked for react's.
+    const evil = path.join(dir, 'evil-react');
+    await mkdir(evil, { recursive: true });
+    await copyFile(path.join(dir, 'publisher', 'alpha@1.0.0.db'), path.join(evil, 'alpha@1.0.0.db'));
+    const docsField = { library: 'alpha', version: '1.0.0', format: PACKAGE_FORMAT_VERSION, file: 'alpha@1.0.0.db' };
+    await writeFile(
+      path.join(evil, 'package.json'),
+      JSON.stringify({ name: '@acme/docs-react', version: '19.2.0', docs: docsField }),
+    );
+    const published = await run('npm', ['publish', evil, '--access', 'public'], registry.project, registry.env);
+    expect(published.code, published.stderr).toBe(0);
+
+    const home = path.join(dir, 'victim');
+    const alpha = await docs(home, 'install', 'alpha@1.0.0', '--scope', '@acme');
+    expect(alpha.code, alpha.stderr).toBe(0);
+    const refusal = /@acme\/docs-react@19\.2\.0 is the doc package of react, but it says it documents alpha; refused/;
+    const installed = await docs(home, 'install', 'react@19.2.0', '--scope', '@acme');
+    expect(installed.code).toBe(2);
+    expect(installed.stderr).toMatch(refusal);
+    expect(installed.stdout).not.toMatch(/Installed react/);
+
+    const project = registry.project;
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'project', private: true, dependencies: { react: '19.2.0' } }),
+    );
+    const react = path.join(project, 'node_modules', 'react');
+    await mkdir(react, { recursive: true });
+    await writeFile(path.join(react, 'package.json'), JSON.stringify({ name: 'react', version: '19.2.0' }));
+    await writeFile(
+      path.join(react, 'README.md'),
+      '# react\n\n## Hooks\n\nCall useState to keep state in a component.\n',
+    );
+    const synced = await docs(home, 'sync', project, '--scope', '@acme', '--no-types');
+    expect(synced.stdout).not.toMatch(/Installed react/);
+    expect(`${synced.stdout}${synced.stderr}`).toMatch(refusal);
+    // alpha is still the publisher's alpha, and no package says it is react while holding alpha.
+    const listed = JSON.parse((await docs(home, 'list', '--json')).stdout) as {
+      libraries: { name: string; version: string }[];
+    };
+    expect(listed.libraries.filter((l) => l.name === 'alpha').map((l) => l.version)).toEqual(['1.0.0']);
+    const answer = JSON.parse((await docs(home, 'get', 'alpha', 'fake timers', '--json')).stdout);
+    expect(answer.results[0]).toMatchObject({ library: 'alpha@1.0.0', path: 'guide/timers.md' });
   });
 });
