@@ -2,6 +2,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isRunning } from '@docs/store';
 
 // `docs-<purpose>-<pid>-<random>`: the pid says whether the process that made it still runs. A process killed
 // (kill -9 of docs sync or docs install) leaves its folder behind; the next one to make a temp folder removes it.
@@ -9,15 +10,6 @@ const OURS = /^docs-[a-z]+-(\d+)-[A-Za-z0-9]{6}$/;
 /** A folder younger than this is left alone whatever its pid says: a pid may be reused, and clocks step. */
 const STALE_MS = 60_000;
 let swept = false;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the temp folders of docs processes that are gone (killed, crashed) and were last changed more than

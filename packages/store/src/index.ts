@@ -29,6 +29,7 @@ export type { ResolveError, ResolveResult } from './package-store.js';
 export { PackageStore } from './package-store.js';
 export type { ChunkInput, DocumentInput, PackageMeta, WritePackageOptions, WriteSummary } from './package-writer.js';
 export { writePackage } from './package-writer.js';
+export { isRunning } from './partial-files.js';
 export { sectionPassage } from './passage.js';
 export type { ReaderCacheSizes } from './reader-caches.js';
 export type { FtsColumn, PackageDatabase } from './schema.js';
