@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Embedder, EmbedError, openEmbedder, openReranker, type Reranker } from './index.js';
+import { readModelFolder } from './model-folder.js';
 import { loadRuntime } from './transformers-provider.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -193,6 +194,29 @@ describe('opening local models', () => {
     const error = await openEmbedder(broken).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'not-found' });
     expect((error as Error).message).toMatch(/lacks onnx\/model\.onnx/);
+  });
+
+  test('a text is cut at sentence_bert_config.json max_seq_length, as sentence-transformers cuts it', async () => {
+    const short = path.join(dir, 'short');
+    cpSync(embedderDir, short, { recursive: true });
+    writeFileSync(path.join(short, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: 8 }));
+    expect(readModelFolder(short, 'short').maxTokens).toBe(8);
+    expect(readModelFolder(embedderDir, 'tiny-embedder').maxTokens).toBe(128);
+    const e = await openEmbedder(short);
+    // [CLS] + 6 words + [SEP]: what follows the sixth word is cut.
+    const [a, b] = await e.embed(
+      ['one two three four five six seven', 'one two three four five six eight nine'],
+      'document',
+    );
+    await e.close();
+    expect(maxDifference(a as Float32Array, b as Float32Array)).toBeLessThan(1e-6);
+    const whole = await openEmbedder(embedderDir);
+    const [c, d] = await whole.embed(
+      ['one two three four five six seven', 'one two three four five six eight nine'],
+      'document',
+    );
+    await whole.close();
+    expect(maxDifference(c as Float32Array, d as Float32Array)).toBeGreaterThan(1e-4);
   });
 
   test('a missing runtime is code not-installed with the install command', async () => {
