@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Embedder, EmbedError, openEmbedder, openReranker, type Reranker } from './index.js';
-import { loadRuntime } from './transformers-provider.js';
+import { readModelFolder } from './model-folder.js';
+import { keepClosingSeparator, loadRuntime } from './transformers-provider.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const embedderDir = path.join(fixtures, 'tiny-embedder');
@@ -193,6 +194,40 @@ describe('opening local models', () => {
     const error = await openEmbedder(broken).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'not-found' });
     expect((error as Error).message).toMatch(/lacks onnx\/model\.onnx/);
+  });
+
+  test('a text is cut at sentence_bert_config.json max_seq_length, as sentence-transformers cuts it', async () => {
+    const short = path.join(dir, 'short');
+    cpSync(embedderDir, short, { recursive: true });
+    writeFileSync(path.join(short, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: 8 }));
+    expect(readModelFolder(short, 'short').maxTokens).toBe(8);
+    expect(readModelFolder(embedderDir, 'tiny-embedder').maxTokens).toBe(128);
+    const sixWords = 'a a a a a a'; // one token each in the fixture's vocabulary
+    const e = await openEmbedder(short);
+    // [CLS] + six words + [SEP] is 8 tokens: a longer text is cut to those six words.
+    const [cut, exact] = await e.embed([`${sixWords} a a a a`, sixWords], 'document');
+    await e.close();
+    expect(maxDifference(cut as Float32Array, exact as Float32Array)).toBeLessThan(1e-6);
+    const whole = await openEmbedder(embedderDir);
+    const [c, d] = await whole.embed([`${sixWords} a a a a`, sixWords], 'document');
+    await whole.close();
+    expect(maxDifference(c as Float32Array, d as Float32Array)).toBeGreaterThan(1e-4);
+  });
+
+  test.each([
+    ['a row cut at the limit gets its [SEP] back', [2, 7, 8, 9], [1, 1, 1, 1], [2, 7, 8, 3]],
+    ['a row that ends in [SEP] at the limit is kept', [2, 7, 8, 3], [1, 1, 1, 1], [2, 7, 8, 3]],
+    ['a padded row is kept', [2, 7, 3, 0], [1, 1, 1, 0], [2, 7, 3, 0]],
+  ])('keepClosingSeparator: %s', (_, ids, mask, expected) => {
+    const inputs = {
+      input_ids: { dims: [1, 4], data: BigInt64Array.from(ids, BigInt) },
+      attention_mask: { data: BigInt64Array.from(mask, BigInt) },
+    };
+    keepClosingSeparator(inputs, 3, 4);
+    expect(Array.from(inputs.input_ids.data, Number)).toEqual(expected);
+    keepClosingSeparator(inputs, 3, 5); // rows shorter than the limit were not cut
+    keepClosingSeparator(inputs, undefined, 4); // a tokenizer without [SEP]
+    expect(Array.from(inputs.input_ids.data, Number)).toEqual(expected);
   });
 
   test('a missing runtime is code not-installed with the install command', async () => {

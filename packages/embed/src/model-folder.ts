@@ -23,7 +23,7 @@ export interface ModelFolder {
   readonly pooling: Pooling;
   readonly queryPrefix: string;
   readonly documentPrefix: string;
-  /** Longest input in tokens (from the config's position embeddings), when known. */
+  /** Longest input in tokens (the config's position embeddings, or sentence_bert_config.json's shorter max_seq_length), when known. */
   readonly maxTokens: number | undefined;
   /** Why it cannot be loaded, when it cannot; undefined when it is complete. */
   readonly problem: string | undefined;
@@ -42,10 +42,17 @@ function positive(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
-function maxTokensOf(config: Record<string, unknown> | undefined): number | undefined {
+function maxTokensOf(
+  config: Record<string, unknown> | undefined,
+  sentenceBert: Record<string, unknown> | undefined,
+): number | undefined {
   const positions = positive(config?.max_position_embeddings);
-  if (positions === undefined) return undefined;
-  return /roberta/i.test(String(config?.model_type ?? '')) ? positions - 2 : positions;
+  const table =
+    positions === undefined ? undefined : /roberta/i.test(String(config?.model_type ?? '')) ? positions - 2 : positions;
+  // sentence-transformers truncates at max_seq_length (all-MiniLM-L6-v2: 256 of its 512 positions), the length
+  // the model was trained for; its reference vectors of a longer text are those of the first 256 tokens.
+  const trained = positive(sentenceBert?.max_seq_length);
+  return trained === undefined ? table : Math.min(trained, table ?? trained);
 }
 
 /** Reads a model folder (transformers.js layout: config.json, tokenizer.json, onnx/model*.onnx) and says whether it is complete. */
@@ -86,7 +93,7 @@ export function readModelFolder(dir: string, name: string): ModelFolder {
     queryPrefix: prompt('query', 'search_query') ?? family.query,
     documentPrefix: prompt('document', 'passage', 'search_document') ?? family.document,
     // RoBERTa-family position tables hold two extra slots (padding offset), not two more tokens.
-    maxTokens: maxTokensOf(config),
+    maxTokens: maxTokensOf(config, readJson(path.join(dir, 'sentence_bert_config.json'))),
     problem:
       missing.length > 0
         ? `${dir} lacks ${missing.join(', ')} (a transformers.js model folder has config.json, tokenizer.json and onnx/model.onnx)`
