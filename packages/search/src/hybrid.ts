@@ -18,10 +18,6 @@ export interface ScoredHits {
   readonly covered: readonly number[];
 }
 
-/** The same, fused with vector similarity: `similarity[i]` is the cosine of `hits[i]` to the query. */
-export interface FusedHits extends ScoredHits {
-  readonly similarity: readonly number[];
-}
 
 /**
  * Decides, library by library, whether vectors take part, and keeps what
@@ -192,7 +188,7 @@ export async function fuseWithVectors(
   query: Float32Array,
   limit: number,
   options: ResolvedOptions,
-): Promise<FusedHits> {
+): Promise<ScoredHits> {
   const reader = target.reader();
   const nearest = await reader.nearest(query, { limit });
   const found = new Set(lexical.hits.map((h) => h.id));
@@ -219,7 +215,7 @@ export async function fuseWithVectors(
   } else {
     fused = convexFusion(shareOfBest(lexicalRaw), shareOfBest(similarity), { weight: options.vectorWeight });
   }
-  return { hits, raw: fused, covered: [...lexical.covered, ...extra.map(() => 0)], similarity };
+  return { hits, raw: fused, covered: [...lexical.covered, ...extra.map(() => 0)] };
 }
 
 /**
@@ -231,26 +227,6 @@ export function shareOfBest(scores: readonly number[]): number[] {
   const positive = scores.map((s) => Math.max(0, s));
   if (!positive.some((s) => s > 0)) return positive.map(() => 0);
   return minMaxNormalize(positive, { floor: 0 });
-}
-
-/**
- * Scale factors that make libraries' scores comparable in a merged list:
- * each library's best cosine similarity to the query as a share of the best
- * of any library. Every library's vectors come from the same model, so
- * cosine means the same in each, and a library whose best section is far from
- * the question no longer ranks its best at 1.00. Undefined when a library
- * has no similarity (answered lexically) or the libraries' vectors come from
- * different models: then cosines are not comparable.
- */
-export function similarityFactors(
-  libraries: readonly { readonly bestSimilarity?: number; readonly embedder?: string }[],
-): number[] | undefined {
-  if (libraries.length < 2) return undefined;
-  const embedders = new Set(libraries.map((l) => l.embedder));
-  if (embedders.size !== 1 || libraries.some((l) => l.bestSimilarity === undefined)) return undefined;
-  const best = Math.max(...libraries.map((l) => Math.max(0, l.bestSimilarity ?? 0)));
-  if (best <= 0) return undefined;
-  return libraries.map((l) => Math.min(1, Math.max(0, l.bestSimilarity ?? 0) / best));
 }
 
 /** The passage a re-ranker reads for each candidate: its place in the docs, then its text. */

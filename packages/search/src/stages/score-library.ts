@@ -31,9 +31,6 @@ export interface PhrasingHits {
   /** The most terms any chunk found holds. */
   readonly bestCoverage: number;
   readonly counts: TermCounts;
-  /** Hybrid (the topic only): the best cosine similarity to the topic, and the model that measured it. */
-  readonly bestSimilarity?: number;
-  readonly embedder?: string;
 }
 
 /** Lexical candidates with which terms each holds and how common each term is. */
@@ -89,14 +86,9 @@ async function candidates(
     return phrasingHits(lexical, scores, lexical.held, lexical.counts, plain);
   }
   const fused = await fuseWithVectors(target, lexical, query, limit, options);
-  const embedder = (await target.reader().embedder())?.id;
   // The sections only the vectors found come after the lexical ones, and hold none of the terms as far as is known.
   const held = fused.hits.map((_, i) => lexical.held[i] ?? []);
-  return {
-    ...phrasingHits(fused, shareOfBest(fused.raw), held, lexical.counts),
-    bestSimilarity: Math.max(...fused.similarity),
-    ...(embedder ? { embedder } : {}),
-  };
+  return phrasingHits(fused, shareOfBest(fused.raw), held, lexical.counts);
 }
 
 /**
