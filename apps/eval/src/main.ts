@@ -39,7 +39,7 @@ function usage(): string {
     '       [--min-section-tokens N] [--max-section-tokens N] [--embed <model>] [--rerank <model>] [--mode lexical|hybrid]\n' +
     '       [--alternatives <file.jsonl>]... [--weak-check]\n' +
     `       ranking: [--weights title,headings,heading,body] [--no-synonyms] [--fusion convex|rrf] ${knobs}\n` +
-    '       pnpm eval --project <dir> [--questions <file.jsonl>] [--out results.json] [--store <dir>] [ranking flags]\n' +
+    '       pnpm eval --project <dir> [--questions <file.jsonl>] [--out results.json] [--store <dir>] [--embed <model>] [ranking flags]\n' +
     '       (what `docs sync --dev` builds for the project, timed, then its questions; default <dir>/questions.jsonl)'
   );
 }
@@ -80,13 +80,19 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   if (values.project) {
-    return runProject({
-      project: values.project,
-      ...(values.questions ? { questions: values.questions } : {}),
-      ...(values.out ? { out: values.out } : {}),
-      ...(values.store ? { store: values.store } : {}),
-      search: rankingOptions(values),
-    });
+    const models = await openRetrieval(values);
+    try {
+      return await runProject({
+        project: values.project,
+        ...(values.questions ? { questions: values.questions } : {}),
+        ...(values.out ? { out: values.out } : {}),
+        ...(values.store ? { store: values.store } : {}),
+        search: { ...rankingOptions(values), ...models.options },
+        ...(models.embedder ? { embed: (store: PackageStore) => embedAll(store, models.embedder as Embedder) } : {}),
+      });
+    } finally {
+      await models.close();
+    }
   }
   const corpus = values.corpus ? path.resolve(values.corpus) : undefined;
   const home = values.store ? path.resolve(values.store) : await mkdtemp(path.join(tmpdir(), 'docs-eval-'));
@@ -243,8 +249,11 @@ async function buildCorpus(
       `built ${folders.length} packages, ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s\n`,
     );
   }
-  if (!embedder) return;
-  // A kept store (--store) keeps its vectors: a package that has this embedder's is skipped.
+  if (embedder) await embedAll(store, embedder);
+}
+
+/** Vectors for every package of the store; a kept store (--store) keeps its vectors: a package that has this embedder's is skipped. */
+async function embedAll(store: PackageStore, embedder: Embedder): Promise<void> {
   let sections = 0;
   const embedStarted = performance.now();
   for (const pkg of await store.list()) {

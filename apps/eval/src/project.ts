@@ -33,6 +33,8 @@ export interface ProjectOptions {
   readonly store?: string;
   /** Ranking knobs other than the defaults; none by default, as an agent's MCP calls have none. */
   readonly search: SearchOptions;
+  /** Adds vectors to what sync built (`--embed`), before the questions are asked. */
+  readonly embed?: (store: PackageStore) => Promise<void>;
 }
 
 /** What `docs sync --json` reports, as far as the evaluation reads it. */
@@ -97,6 +99,7 @@ export async function runProject(options: ProjectOptions): Promise<number> {
     const store = new PackageStore(home);
     let answered: Answered[];
     try {
+      await options.embed?.(store);
       answered = await ask(store, questions, options.search);
     } finally {
       await store.close();
