@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,38 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { PACKAGE_FORMAT_VERSION } from '@docs/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistry, type TestRegistry } from '../../../scripts/verdaccio.mjs';
+import { bin, run, runDocs } from './__tests__/registry-cli.js';
 
 // docs publish, docs install and docs sync --scope as a user runs them: the built command in
 // a project whose .npmrc points @acme at a real registry (verdaccio, started here) with a token.
 
-const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
 let registry: TestRegistry;
 let dir: string;
 
 /** Runs docs in the registry's project folder (its .npmrc applies) on the store `home`. */
-function docs(home: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // Asynchronous: the registry answers from this process, which a synchronous spawn would block.
-    const child = spawn(process.execPath, [bin, ...args, '--home', home], { cwd: registry.project, env: registry.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Runs another command (npm) asynchronously: the registry answers from this process. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(command, args, { cwd, env });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.stdout.resume();
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
+const docs = (home: string, ...args: string[]) => runDocs(registry, home, args);
 
 beforeAll(async () => {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build)`);

@@ -66,7 +66,10 @@ export function openModels(specs: ModelSpecs): OpenModels {
         };
       }
       const opened = await openEmbedder(spec);
-      if ('unavailable' in opened) return opened;
+      // Said with the package's id, as every other reason is: the user sees which model to get, not only what failed.
+      if ('unavailable' in opened) {
+        return { unavailable: `its vectors were made by ${vectorsBy}, and ${opened.unavailable}` };
+      }
       if (opened.id !== vectorsBy) {
         return { unavailable: `its vectors were made by ${vectorsBy}, and the embedder here is ${opened.id}` };
       }
