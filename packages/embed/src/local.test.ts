@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type Embedder, EmbedError, openEmbedder, openReranker, type Reranker } from './index.js';
 import { readModelFolder } from './model-folder.js';
 import { keepClosingSeparator, loadRuntime } from './transformers-provider.js';
@@ -167,6 +167,22 @@ describe('opening local models', () => {
       const r = await openReranker(spec, { modelsDir: models, env: { HF_HOME: path.join(dir, 'hf') } });
       expect(r.id).toBe('transformers:tiny-reranker');
       await r.close();
+    }
+  });
+
+  test('a relative models directory ($DOCS_MODELS=models) is read from the working directory', async () => {
+    // `models/tiny-embedder` reads as a hub name (org/name) to transformers.js unless it is made absolute first.
+    cpSync(embedderDir, path.join(dir, 'models', 'tiny-embedder'), { recursive: true });
+    const cwd = vi.spyOn(process, 'cwd').mockReturnValue(dir);
+    try {
+      for (const options of [{ env: { DOCS_MODELS: 'models' } }, { modelsDir: 'models', env: {} }]) {
+        const e = await openEmbedder('tiny-embedder', options);
+        expect(e.id).toBe('transformers:tiny-embedder:32');
+        expect((await e.embed(['relative']))[0]?.length).toBe(32);
+        await e.close();
+      }
+    } finally {
+      cwd.mockRestore();
     }
   });
 

@@ -11,15 +11,16 @@ export function resolveModelsDir(
   options: { modelsDir?: string | undefined; env?: NodeJS.ProcessEnv | undefined } = {},
 ): string {
   const env = options.env ?? process.env;
-  if (options.modelsDir) return options.modelsDir;
-  if (env.DOCS_MODELS) return env.DOCS_MODELS;
+  // Absolute, so a folder found in it is never read as a hub name: `models/tiny-embedder` looks like `org/name`.
+  if (options.modelsDir) return path.resolve(options.modelsDir);
+  if (env.DOCS_MODELS) return path.resolve(env.DOCS_MODELS);
   return path.join(envPaths('docs', { suffix: '' }).data, 'models');
 }
 
 /** The Hugging Face hub cache, where the Python libraries and `huggingface-cli download` put models. */
 export function resolveHubCache(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.HF_HUB_CACHE) return env.HF_HUB_CACHE;
-  if (env.HF_HOME) return path.join(env.HF_HOME, 'hub');
+  if (env.HF_HUB_CACHE) return path.resolve(env.HF_HUB_CACHE);
+  if (env.HF_HOME) return path.resolve(env.HF_HOME, 'hub');
   return path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'huggingface', 'hub');
 }
 
