@@ -386,10 +386,15 @@ await check('@docs/cli: npm install of the packed tarballs into a new project', 
     `${JSON.stringify({ name: 'cli-user', private: true }, null, 2)}\n`,
   );
   const tarballs = publishableNames.map((name) => tarballOf(name).file);
-  // Third-party dependencies come from the registry; better-sqlite3 compiles where no prebuilt binary downloads.
+  // Third-party dependencies come from the registry; better-sqlite3 compiles where no prebuilt binary downloads,
+  // with Node's headers where the README's line points node-gyp (no download of them either).
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const nodedir = /^export npm_config_nodedir="\$\(node -p '([^']+)'\)"$/m.exec(readme)?.[1];
+  assert(nodedir, 'the README has no export npm_config_nodedir="$(node -p \'…\')" line');
+  const { stdout: headers } = await run(process.execPath, ['-p', nodedir]);
   await run('npm', ['install', ...tarballs], {
     cwd: cliProject,
-    env: userEnv({ npm_config_build_from_source: 'true' }),
+    env: userEnv({ npm_config_build_from_source: 'true', npm_config_nodedir: headers.trim() }),
     timeout: INSTALL_TIMEOUT_MS,
   });
   const lock = readJson(path.join(cliProject, 'package-lock.json'));
@@ -404,8 +409,13 @@ await check('@docs/cli: npm install of the packed tarballs into a new project', 
   return `${count} packages; every @docs/* package from its tarball, once`;
 });
 
-await check('@docs/cli: npx docs --version (as the README says) prints the released version', async () => {
-  const { stdout } = await run('npx', ['docs', '--version'], { cwd: cliProject, env: docsEnv });
+await check('@docs/cli: npx -y @docs/cli --version (as the README says) prints the released version', async () => {
+  // Named by its package: a bare `npx docs` runs the unrelated npm package "docs" wherever this install is missing.
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  assert(/^npx -y @docs\/cli --version$/m.test(readme), 'the README has no "npx -y @docs/cli --version" line');
+  const bare = readme.split('\n').filter((line) => /^\s*npx docs\b/.test(line) || /(?<!a bare )`npx docs\b/.test(line));
+  assert(bare.length === 0, `the README suggests a bare npx docs: ${bare.join(' | ')}`);
+  const { stdout } = await run('npx', ['-y', '@docs/cli', '--version'], { cwd: cliProject, env: docsEnv });
   const version = tarballOf('@docs/cli').manifest.version;
   assert(stdout.trim() === version, `printed "${stdout.trim()}", expected ${version}`);
   return `docs ${version}`;
@@ -490,6 +500,36 @@ await check('@docs/cli: npx -y @docs/cli serve answers an MCP tools/call over st
     await client.end();
   }
 });
+
+await check(
+  '@docs/cli: docs setup claude-code writes a .mcp.json whose server starts and lists its tools',
+  async () => {
+    // As the README says to run it; the server must be this install, by absolute path, never a name npx looks up.
+    const { stdout } = await run('npx', ['-y', '@docs/cli', 'setup', 'claude-code', '--json'], {
+      cwd: cliProject,
+      env: docsEnv,
+    });
+    assert(JSON.parse(stdout).written === true, `setup: ${stdout.slice(0, 300)}`);
+    const { command, args, env } = readJson(path.join(cliProject, '.mcp.json')).mcpServers.docs;
+    assert(command === process.execPath, `command ${command}, not this Node`);
+    assert(path.isAbsolute(args[0]) && args[0].startsWith(cliProject), `the bin ${args[0]} is not this install's`);
+    const client = startStdioClient(command, args, { env: { ...userEnv(), ...env }, cwd: cliProject });
+    try {
+      await client.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'release-check', version: '0.0.0' },
+      });
+      client.notify('notifications/initialized');
+      const { tools } = await client.request('tools/list');
+      const names = tools.map((t) => t.name).sort();
+      assert(names.join() === 'get_docs,list_libraries,read_doc,search_all', `tools: ${names.join(', ')}`);
+      return `${path.relative(cliProject, args[0])} serve, ${names.length} tools`;
+    } finally {
+      await client.end();
+    }
+  },
+);
 
 for (const name of publishableNames.filter((n) => n !== '@docs/rank')) {
   await check(`${name}: its README example runs against the installed tarballs`, async () => {

@@ -57,7 +57,7 @@ describe('docs __complete', () => {
     const commands = candidates('');
     for (const command of ['add', 'get', 'search', 'read', 'serve', 'completion']) expect(commands).toContain(command);
     expect(commands).not.toContain('__complete');
-    expect(candidates('se')).toEqual(['search', 'serve']);
+    expect(candidates('se')).toEqual(['search', 'serve', 'setup']);
     expect(candidates('models', '')).toEqual(['pull']);
     expect(candidates('get', 'alpha', '--to')).toEqual(['--tokens']);
     // A command's own flags, then those every command shares.

@@ -28,6 +28,7 @@ const examples: Readonly<Record<string, readonly string[]>> = {
   models: ['docs models'],
   'models pull': ['docs models pull Xenova/bge-small-en-v1.5'],
   serve: ['docs serve', 'docs serve --libs vitest hono', 'docs serve --http 7800'],
+  setup: ['docs setup claude-code', 'docs setup cursor --user --print', 'docs setup vscode --remove'],
   completion: [
     'eval "$(docs completion bash)"          # in ~/.bashrc',
     'eval "$(docs completion zsh)"           # in ~/.zshrc, after compinit',

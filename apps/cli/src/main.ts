@@ -1,16 +1,18 @@
 import { classify, isDocsErrorNamed } from '@docs/errors';
 import { SEARCH_DEFAULTS } from '@docs/search';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { AddOptions } from './commands/add.js';
 import type { EmbedOptions } from './commands/embed.js';
 import type { InstallCommandOptions } from './commands/install.js';
 import type { PublishCommandOptions } from './commands/publish.js';
 import type { ServeOptions } from './commands/serve.js';
+import type { SetupOptions } from './commands/setup.js';
 import type { SyncOptions } from './commands/sync.js';
 import { addCompletionCommands } from './completion-commands.js';
 import { applyConfig } from './config/apply.js';
 import { addHelpExamples } from './help-examples.js';
 import type { GlobalOptions, QueryOptions } from './options.js';
+import { hostIds } from './setup/host-ids.js';
 import { printErrorLine, terminalJson } from './terminal.js';
 import { cliVersion } from './version.js';
 
@@ -337,6 +339,22 @@ function program(): Command {
     .action(async (options: ServeOptions, command: Command) => {
       const { serve } = await import('./commands/serve.js');
       await serve(options, globals(command));
+    });
+
+  command('setup')
+    .description(
+      "add the docs MCP server to an agent host's configuration, and a rule on when to use its tools where the host reads one",
+    )
+    .addArgument(new Argument('<host>', 'the agent host').choices(hostIds))
+    .option('--user', "the user's configuration, for every project (default: the project's, where the host has one)")
+    .option('--project <dir>', 'the project folder (default: the working directory)')
+    .option('--print', 'show what would be written, and write nothing')
+    .option('--remove', 'take out what setup added')
+    .action(async (host: string, options: SetupOptions, command: Command) => {
+      const { setup } = await import('./commands/setup.js');
+      // The store the server is to use: only one named on the command line, not one a config file gives docs.
+      const home = command.getOptionValueSourceWithGlobals('home') === 'cli' ? globals(command).home : undefined;
+      await setup(host, { ...options, home }, globals(command));
     });
 
   addCompletionCommands(cli, command);
