@@ -178,7 +178,7 @@ describe('opening local models', () => {
       for (const options of [{ env: { DOCS_MODELS: 'models' } }, { modelsDir: 'models', env: {} }]) {
         const e = await openEmbedder('tiny-embedder', options);
         expect(e.id).toBe('transformers:tiny-embedder:32');
-        expect((await e.embed(['relative']))[0]?.length).toBe(32);
+        expect((await e.embed(['relative'], 'document'))[0]?.length).toBe(32);
         await e.close();
       }
     } finally {
