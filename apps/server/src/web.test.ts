@@ -299,8 +299,11 @@ describe('the web page', () => {
     await atSection();
     await screenshot('section');
     // The address is shareable: opened afresh, it shows the same section.
-    await page.goto(page.url());
+    await page.reload();
     await atSection();
+    // An address that changes only its section moves within the page.
+    await page.goto(page.url().replace(/#logger$/, '#method3'));
+    await expect.poll(() => page.locator('#page .markdown .target').textContent()).toBe('method3');
     expect(pageErrors).toEqual([]);
   });
 

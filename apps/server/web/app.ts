@@ -621,6 +621,12 @@ function copyCode(button: Element): void {
   );
 }
 
+// An address that differs only in its section (typed, or a link from elsewhere) moves within the page read.
+window.addEventListener('hashchange', () => {
+  const anchor = readView().read?.anchor;
+  if (pageView.hidden || !anchor || !goToSection(anchor)) void guarded(render());
+});
+
 // Scroll positions are the page's to restore: the results come back from the server after the entry changes.
 history.scrollRestoration = 'manual';
 window.addEventListener('popstate', () =>
