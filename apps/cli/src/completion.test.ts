@@ -84,9 +84,19 @@ describe('docs __complete', () => {
     expect(candidates('search', 'x', '--library', 'alpha', 'b')).toEqual(['beta', 'beta@2.0.0']);
     expect(candidates('embed', 'alpha', 'b')).toEqual(['beta', 'beta@2.0.0']);
     expect(candidates('serve', '--libs', '')).toEqual(all);
-    // The topic and the document path are the user's to type (the shell then offers file names).
+    // The topic is the user's to type (the shell then offers file names).
     expect(candidates('get', 'alpha', '')).toEqual([]);
     expect(candidates('add', '')).toEqual([]);
+  });
+
+  it("completes `docs read <library> <path>` with that library's document paths", () => {
+    expect(candidates('read', 'alpha', '')).toEqual(['guide/config.mdx', 'guide/timers.md']);
+    expect(candidates('read', 'alpha@1.0.0', 'guide/t')).toEqual(['guide/timers.md']);
+    expect(candidates('read', 'beta', '')).toEqual(['cors.md', 'routing.md']);
+    expect(candidates('read', '--tokens', '500', 'beta', 'r')).toEqual(['routing.md']);
+    // A library that is not installed has no paths: the shell falls back to file names.
+    expect(candidates('read', 'gamma', '')).toEqual([]);
+    expect(candidates('read', 'alpha', 'guide/timers.md', '')).toEqual([]);
   });
 
   it('reads the store the words name with --home', async () => {
@@ -130,6 +140,7 @@ describe('docs completion', () => {
     expect(complete('ge')).toEqual(['get']);
     expect(complete('get', '')).toEqual(['alpha', 'beta', 'alpha@1.0.0', 'beta@2.0.0']);
     expect(complete('get', 'alpha', 'timers', '--form')).toEqual(['--format']);
+    expect(complete('read', 'beta', '')).toEqual(['cors.md', 'routing.md']);
     expect(inShell('bash', 'eval "$(docs completion bash)"; complete -p docs').stdout).toMatch(
       /-F _docs_complete docs/,
     );

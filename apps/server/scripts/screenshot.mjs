@@ -1,6 +1,7 @@
 // Takes the README's screenshot of the web page (docs/web.png) with the same Chromium as the browser tests:
 //   node apps/server/scripts/screenshot.mjs 'http://127.0.0.1:7800/?q=enable+CORS' docs/web.png
-// against a `docs serve --http` over the corpus libraries.
+// against a `docs serve --http` over the corpus libraries. A URL that reads a page (`read=…&path=…#section`) is taken
+// scrolled to its section.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,11 +22,15 @@ const context = await chromium.launchPersistentContext(profile, {
 try {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(url);
+  const params = new URL(url).searchParams;
+  // A page being read (scrolled to the section the URL names), the results of a search, or the library list.
   await page
-    .locator(new URL(url).searchParams.has('q') ? '.result' : '#library-list li')
+    .locator(params.has('read') ? '#page .markdown' : params.has('q') ? '.result' : '#library-list li')
     .first()
     .waitFor();
-  await page.locator('#status').click();
+  // Takes the focus from the search box (its caret); a page being read stays scrolled to its section.
+  if (!params.has('read')) await page.locator('#status').click();
+  else await page.waitForTimeout(300);
   await page.screenshot({ path: out });
 } finally {
   await context.close();

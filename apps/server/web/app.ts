@@ -2,9 +2,10 @@ import type { DocResult, SearchResponse } from '@docs/search';
 import './app.css';
 import { headingId, type PageContext, renderMarkdown } from './markdown.js';
 
-// The page: a search box answered as you type, results labelled library@version,
-// and whole pages read in place. All state is in the URL (shareable; the back
-// button works); everything goes through the JSON API of the same server.
+// The page: a search box answered as you type, results titled by their section, and
+// whole pages read in place, scrolled to the section a result names. All state is in
+// the URL (shareable; the back button works, back to the same place in the results);
+// everything goes through the JSON API of the same server.
 
 interface Library {
   readonly library: string;
@@ -90,11 +91,20 @@ function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 function readView(): View {
   const params = new URLSearchParams(location.search);
   const read = params.get('read');
   const path = params.get('path');
-  const anchor = params.get('anchor');
+  // The section read is the URL's fragment (`…#heading-slug`); `anchor=` is what older links of the page said.
+  const anchor = location.hash ? decodeSafely(location.hash.slice(1)) : params.get('anchor');
   return {
     q: params.get('q') ?? '',
     library: params.get('library') ?? '',
@@ -111,10 +121,63 @@ function viewUrl(view: View): string {
   if (view.read) {
     params.set('read', view.read.library);
     params.set('path', view.read.path);
-    if (view.read.anchor) params.set('anchor', view.read.anchor);
   }
   const query = params.toString();
-  return query ? `/?${query}` : '/';
+  const anchor = view.read?.anchor ? `#${encodeURIComponent(view.read.anchor)}` : '';
+  return `${query ? `/?${query}` : '/'}${anchor}`;
+}
+
+/** The fragment naming a result's section in its page: its heading's slug, as GitHub makes it. */
+function sectionAnchor(result: DocResult): string | undefined {
+  if (result.breadcrumb.length === 0) return undefined;
+  return headingId(result.breadcrumb.at(-1) ?? result.heading).slice('h-'.length) || undefined;
+}
+
+/** The words of a query worth marking in results: letters and digits, two or more, longest first. */
+function queryTerms(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [];
+  return [...new Set(words)].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Wraps each occurrence of the terms in the text under `root` in a `<mark>`. It works on text nodes, after the
+ * markdown is rendered and escaped: a term becomes a mark element's text, never HTML. Code blocks are left as they are.
+ */
+function markTerms(root: Element, terms: readonly string[]): void {
+  if (terms.length === 0) return;
+  const pattern = new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu');
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const nodes: Text[] = [];
+  while (walker.nextNode()) {
+    const node = walker.currentNode as Text;
+    if (!node.parentElement?.closest('pre, mark')) nodes.push(node);
+  }
+  for (const node of nodes) {
+    const parts: (Node | string)[] = [];
+    let last = 0;
+    for (const match of node.data.matchAll(pattern)) {
+      parts.push(node.data.slice(last, match.index), h('mark', {}, match[0]));
+      last = match.index + match[0].length;
+    }
+    if (parts.length === 0) continue;
+    parts.push(node.data.slice(last));
+    node.replaceWith(...parts);
+  }
+}
+
+/** Puts a copy button on each code block under `root`. */
+function addCopyButtons(root: Element): void {
+  for (const pre of root.querySelectorAll('pre')) {
+    const block = h('div', { class: 'code' });
+    pre.replaceWith(block);
+    block.append(pre, h('button', { type: 'button', class: 'copy', title: 'Copy the code' }, 'Copy'));
+  }
+}
+
+/** Renders markdown into `element` through the policy, with copy buttons on its code. */
+function showMarkdown(element: Element, markdown: string, context: PageContext): void {
+  setRenderedHtml(element, renderMarkdown(markdown, context));
+  addCopyButtons(element);
 }
 
 /** The search state as the controls show it now. */
@@ -279,28 +342,39 @@ function pageContext(library: string, path: string, view: View): PageContext {
   };
 }
 
+/**
+ * A result: titled by its section's heading (the headings above it small, over it), then the page and the library,
+ * then the section's text; the query's words are marked in the title and the text. It links to the section.
+ */
 function resultItem(result: DocResult, index: number, view: View): HTMLLIElement {
-  const href = viewUrl({ ...view, read: { library: result.library, path: result.path } });
+  const anchor = sectionAnchor(result);
+  const href = viewUrl({
+    ...view,
+    read: { library: result.library, path: result.path, ...(anchor ? { anchor } : {}) },
+  });
+  const terms = queryTerms(view.q);
   const content = h('div', { class: 'markdown' });
-  setRenderedHtml(content, renderMarkdown(result.content ?? '', pageContext(result.library, result.path, view)));
+  showMarkdown(content, result.content ?? '', pageContext(result.library, result.path, view));
+  markTerms(content, terms);
+  const heading = result.breadcrumb.at(-1) ?? result.heading ?? result.title;
+  const trail = result.breadcrumb.slice(0, -1).join(' › ');
+  const title = h('span', { class: 'heading' }, heading || result.title);
+  markTerms(title, terms);
   return h(
     'li',
     { class: 'result', id: `result-${index}`, 'data-index': String(index) },
+    trail ? h('div', { class: 'trail' }, trail) : '',
+    h('a', { class: 'open', href, 'data-open': String(index) }, title),
     h(
       'div',
       { class: 'meta' },
+      h('span', { class: 'page-title' }, result.title),
+      h('span', { class: 'path' }, result.path),
       h('span', { class: 'label' }, result.library),
-      h('span', { class: 'crumb' }, result.breadcrumb.join(' › ')),
       h('span', { class: 'score', title: 'score' }, result.score.toFixed(2)),
     ),
-    h(
-      'a',
-      { class: 'open', href, 'data-open': String(index) },
-      result.title,
-      h('span', { class: 'path' }, result.path),
-    ),
     content,
-    result.truncated ? h('a', { class: 'more', href }, 'Read the whole page →') : '',
+    result.truncated ? h('a', { class: 'more', href }, 'Read the whole section →') : '',
   );
 }
 
@@ -340,29 +414,67 @@ async function showPage(view: View, read: NonNullable<View['read']>): Promise<vo
   const more = h('button', { type: 'button', class: 'more' }, 'Show the rest of the page');
   let next = answer.body.nextOffset;
   const draw = () => {
-    setRenderedHtml(body, renderMarkdown(markdown, context));
+    showMarkdown(body, markdown, context);
     more.hidden = next === undefined;
   };
-  more.addEventListener('click', async () => {
-    if (next === undefined) return;
+  /** Appends the next part of a long page; false when there is none or it failed. */
+  const loadMore = async (): Promise<boolean> => {
+    if (next === undefined) return false;
     const part = await api<PageAnswer>('read', {
       library: read.library,
       path: read.path,
       tokens: '20000',
       offset: String(next),
     });
-    if (!part.ok) return showStatus(part.body.error.message, true);
+    if (!part.ok) {
+      showStatus(part.body.error.message, true);
+      return false;
+    }
     markdown += part.body.content;
     next = part.body.nextOffset;
-    draw();
-  });
+    return true;
+  };
+  more.addEventListener('click', () =>
+    guarded(
+      (async () => {
+        if (await loadMore()) draw();
+      })(),
+    ),
+  );
+  // The section asked for may lie in a later part of a long page: read on until it is there.
+  for (let parts = 0; read.anchor && parts < 50 && !hasHeading(markdown, read.anchor) && (await loadMore()); parts++);
+  if (readView().read?.path !== read.path) return;
   draw();
   pageView.replaceChildren(header, body, more);
   document.title = `${answer.body.title} · ${answer.body.library} · docs`;
   showStatus('');
-  const target = read.anchor ? document.getElementById(headingId(read.anchor)) : null;
-  if (target) target.scrollIntoView();
-  else window.scrollTo(0, 0);
+  if (!read.anchor || !goToSection(read.anchor)) window.scrollTo(0, 0);
+}
+
+/** Whether the markdown has a heading whose slug is the anchor's (cheaply: a line starting with #, then its slug). */
+function hasHeading(markdown: string, anchor: string): boolean {
+  const id = headingId(anchor);
+  for (const match of markdown.matchAll(/^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+    if (headingId((match[1] ?? '').replace(/[`*_[\]]|\]\([^)]*\)/g, '')) === id) return true;
+  }
+  return false;
+}
+
+/** The heading of the page being read that the anchor names: by its id, else by its text's slug. */
+function findSection(anchor: string): HTMLElement | undefined {
+  const id = headingId(anchor);
+  const headings = [...pageView.querySelectorAll<HTMLElement>('.markdown :is(h1, h2, h3, h4, h5, h6)')];
+  return headings.find((e) => e.id === id) ?? headings.find((e) => headingId(e.textContent ?? '') === id);
+}
+
+/** Scrolls the section the anchor names to the top and marks it as the one asked for; false when there is none. */
+function goToSection(anchor: string): boolean {
+  const target = findSection(anchor);
+  for (const marked of pageView.querySelectorAll('.target')) marked.classList.remove('target');
+  if (!target) return false;
+  target.classList.add('target');
+  target.scrollIntoView({ block: 'start' });
+  return true;
 }
 
 function select(index: number): void {
@@ -377,9 +489,24 @@ function select(index: number): void {
   input.setAttribute('aria-activedescendant', `result-${selected}`);
 }
 
+/** What the page keeps in each history entry: where it was scrolled, and whether it was opened from the results. */
+interface HistoryState {
+  readonly scrollY?: number;
+  readonly fromResults?: boolean;
+}
+
+function historyState(): HistoryState {
+  return (history.state as HistoryState | null) ?? {};
+}
+
 function go(url: string, replace = false): void {
-  if (replace) history.replaceState(null, '', url);
-  else history.pushState(null, '', url);
+  if (replace) history.replaceState({ ...historyState(), scrollY: 0 }, '', url);
+  else {
+    // Where this entry was scrolled, for the back button to return to.
+    history.replaceState({ ...historyState(), scrollY: window.scrollY }, '');
+    const current = readView();
+    history.pushState({ fromResults: !current.read && current.q !== '' }, '', url);
+  }
   void guarded(render());
 }
 
@@ -425,13 +552,26 @@ tokenForm.addEventListener('submit', (event) => {
 // Links inside the app (results, pages, the library list) change the view without reloading.
 document.addEventListener('click', (event) => {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  const copy = (event.target as Element).closest('button.copy');
+  if (copy) return void copyCode(copy);
   const link = (event.target as Element).closest('a');
   if (!link) return;
   if (link.dataset.blocked) return event.preventDefault();
   const href = link.getAttribute('href') ?? '';
+  if (link.id === 'back' && historyState().fromResults) {
+    // The results this page was opened from are the entry before: go back to it, scrolled where it was.
+    event.preventDefault();
+    history.back();
+    return;
+  }
   if (href.startsWith('#')) {
     event.preventDefault();
-    document.getElementById(href.slice(1))?.scrollIntoView();
+    const anchor = link.dataset.anchor ?? href.slice(1);
+    const read = readView().read;
+    if (read && findSection(anchor)) {
+      history.pushState({}, '', viewUrl({ ...readView(), read: { ...read, anchor } }));
+      goToSection(anchor);
+    }
     return;
   }
   if (link.target === '_blank' || !href.startsWith('/')) return;
@@ -465,7 +605,39 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
-window.addEventListener('popstate', () => void guarded(render()));
+/** Copies the code of the block holding the button, and says so on the button. */
+function copyCode(button: Element): void {
+  const code = button.closest('.code')?.querySelector('pre')?.textContent ?? '';
+  navigator.clipboard.writeText(code).then(
+    () => {
+      button.textContent = 'Copied';
+      setTimeout(() => {
+        button.textContent = 'Copy';
+      }, 1500);
+    },
+    () => {
+      button.textContent = 'Copy failed';
+    },
+  );
+}
+
+// An address that differs only in its section (typed, or a link from elsewhere) moves within the page read.
+window.addEventListener('hashchange', () => {
+  const anchor = readView().read?.anchor;
+  if (pageView.hidden || !anchor || !goToSection(anchor)) void guarded(render());
+});
+
+// Scroll positions are the page's to restore: the results come back from the server after the entry changes.
+history.scrollRestoration = 'manual';
+window.addEventListener('popstate', () =>
+  guarded(
+    (async () => {
+      await render();
+      const { scrollY } = historyState();
+      if (scrollY !== undefined && scrollY > 0) window.scrollTo(0, scrollY);
+    })(),
+  ),
+);
 
 async function start(): Promise<void> {
   await guarded(

@@ -174,6 +174,17 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
+// markdown-it aligns table cells with a style attribute, which the page's CSP (style-src 'self') refuses: a class
+// the stylesheet defines says the same.
+md.core.ruler.push('align_classes', (state) => {
+  for (const token of state.tokens) {
+    if (token.type !== 'th_open' && token.type !== 'td_open') continue;
+    const align = /^text-align:(left|right|center)$/.exec(String(token.attrGet('style') ?? ''))?.[1];
+    token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
+    if (align) token.attrJoin('class', `align-${align}`);
+  }
+});
+
 md.renderer.rules.image = (tokens, idx) => {
   const token = tokens[idx];
   const alt = token?.children ? md.renderer.renderInlineAsText(token.children, md.options, {}) : '';

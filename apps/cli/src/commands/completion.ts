@@ -1,3 +1,4 @@
+import type { PackageStore } from '@docs/store';
 import { type Command, Help, type Option } from 'commander';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../options.js';
@@ -60,11 +61,15 @@ export function completion(shell: string, globals: GlobalOptions = {}): void {
  * `docs __complete -- <words...>`: the candidates for the last word (the one
  * being typed, possibly empty), one a line, given the words before it.
  * Installed libraries are read from the store the words (`--home`) or the
- * settings name, and only when a library is what comes next.
+ * settings name, and only when a library is what comes next; a library's
+ * document paths only where a path of it comes next (`docs read <library> <path>`).
  */
 export async function complete(program: Command, words: readonly string[], globals: GlobalOptions): Promise<void> {
-  const libraries = async () => installedLibraries(homeIn(words) ?? globals.home);
-  const found = await completeWords(program, words, libraries);
+  const home = homeIn(words) ?? globals.home;
+  const found = await completeWords(program, words, {
+    libraries: () => installedLibraries(home),
+    documents: (library) => documentPaths(home, library),
+  });
   if (found.length > 0) process.stdout.write(`${found.join('\n')}\n`);
 }
 
@@ -73,18 +78,25 @@ interface Position {
   readonly command: Command;
   /** How many arguments the command has been given. */
   readonly given: number;
+  /** Those arguments, in order. */
+  readonly args: readonly string[];
   /** The option whose value comes next (a variadic one takes every word until the next flag). */
   readonly awaiting?: Option;
 }
 
+/** What completion may read from the store, asked for only when it is what comes next. */
+interface StoreLookups {
+  /** Each installed library's name, then each name@version. */
+  readonly libraries: () => Promise<readonly string[]>;
+  /** The document paths of a library (a name or name@version), none when it is not installed. */
+  readonly documents: (library: string) => Promise<readonly string[]>;
+}
+
 /** The candidates for the last of `words`, those starting with it, in the program's order. */
-async function completeWords(
-  program: Command,
-  words: readonly string[],
-  libraries: () => Promise<readonly string[]>,
-): Promise<string[]> {
+async function completeWords(program: Command, words: readonly string[], store: StoreLookups): Promise<string[]> {
+  const { libraries } = store;
   const typed = words.at(-1) ?? '';
-  const { command, given, awaiting } = positionAfter(program, words.slice(0, -1));
+  const { command, given, args, awaiting } = positionAfter(program, words.slice(0, -1));
   const help = new Help();
   const startsWithTyped = (list: readonly string[]) => [...new Set(list.filter((w) => w.startsWith(typed)))];
   if (awaiting && !(awaiting.variadic && typed.startsWith('-'))) {
@@ -103,15 +115,22 @@ async function completeWords(
   const last = parameters.at(-1);
   const parameter = parameters[given] ?? (last?.variadic ? last : undefined);
   if (parameter?.argChoices) return startsWithTyped(parameter.argChoices);
-  return parameter?.name() === 'library' ? startsWithTyped(await libraries()) : [];
+  if (parameter?.name() === 'library') return startsWithTyped(await libraries());
+  // `docs read <library> <path>`: the paths of the library named before.
+  const library = args[parameters.findIndex((p) => p.name() === 'library')];
+  if (parameter?.name() === 'path' && library) return startsWithTyped(await store.documents(library));
+  return [];
 }
 
 function positionAfter(program: Command, words: readonly string[]): Position {
   let command = program;
-  let given = 0;
+  const args: string[] = [];
   let awaiting: Option | undefined;
   for (const [i, word] of words.entries()) {
-    if (word === '--') return { command, given: given + words.length - i - 1 };
+    if (word === '--') {
+      args.push(...words.slice(i + 1));
+      return { command, given: args.length, args };
+    }
     if (word.startsWith('-') && word.length > 1) {
       const option = optionNamed(command, word.split('=')[0] as string);
       // `--tokens=500` carries its value; `[value]` options take the next word only as commander does, when it is no flag.
@@ -122,11 +141,12 @@ function positionAfter(program: Command, words: readonly string[]): Position {
       if (!awaiting.variadic) awaiting = undefined;
       continue;
     }
-    const subcommand = given === 0 ? command.commands.find((c) => c.name() === word) : undefined;
+    const subcommand = args.length === 0 ? command.commands.find((c) => c.name() === word) : undefined;
     if (subcommand) command = subcommand;
-    else given += 1;
+    else args.push(word);
   }
-  return awaiting ? { command, given, awaiting } : { command, given };
+  const given = args.length;
+  return awaiting ? { command, given, args, awaiting } : { command, given, args };
 }
 
 /** The option a flag names on the command or a command above it. */
@@ -151,8 +171,8 @@ function homeIn(words: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Each installed library's name, then each name@version. */
-async function installedLibraries(home: string | undefined): Promise<string[]> {
+/** Opens the store a command would read, runs `read` on it and closes it. */
+async function withStore<T>(home: string | undefined, read: (store: PackageStore) => Promise<T>): Promise<T> {
   const [{ PackageStore, resolveHome }, { loadConfig }] = await Promise.all([
     import('@docs/store'),
     import('../config/load.js'),
@@ -161,9 +181,25 @@ async function installedLibraries(home: string | undefined): Promise<string[]> {
   const configured = home ?? (await (await loadConfig({ warn: () => {} })).get('home'));
   const store = new PackageStore(resolveHome({ home: configured }));
   try {
-    const packages = await store.list();
-    return [...packages.map((p) => p.name), ...packages.map((p) => `${p.name}@${p.version}`)];
+    return await read(store);
   } finally {
     await store.close();
   }
+}
+
+/** Each installed library's name, then each name@version. */
+function installedLibraries(home: string | undefined): Promise<string[]> {
+  return withStore(home, async (store) => {
+    const packages = await store.list();
+    return [...packages.map((p) => p.name), ...packages.map((p) => `${p.name}@${p.version}`)];
+  });
+}
+
+/** The document paths of the library `spec` names, as `docs read` takes them; none when it is not installed. */
+function documentPaths(home: string | undefined, spec: string): Promise<string[]> {
+  return withStore(home, async (store) => {
+    const found = await store.resolve(spec);
+    if (!found.ok) return [];
+    return (await store.reader(found.value).documents()).map((d) => d.path);
+  });
 }

@@ -1,5 +1,6 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type DocumentInput, PackageStore, writePackage } from '@docs/store';
 
 // Packages for the browser tests: pages that link to each other, and pages whose
@@ -80,18 +81,84 @@ const hostile: readonly DocumentInput[] = [
   },
 ];
 
+/**
+ * A long API page, like hono's api.md (tens of thousands of pixels, read in several parts): many sections, the
+ * `logger` one far down, with a code block. Each section is a chunk, so a search lands on its own section.
+ */
+function longApiPage(): DocumentInput {
+  // Every other section says something else: sections next to each other that both match are joined in one result.
+  const filler = (name: string) =>
+    (Number(name.slice('method'.length)) % 2
+      ? `The request handler ${name} composes widgets from the context and returns them to the caller. `
+      : `The response builder ${name} formats records for the client and sends them on. `
+    ).repeat(14);
+  const names = Array.from({ length: 150 }, (_, i) => `method${i + 1}`);
+  names.splice(120, 0, 'logger');
+  const section = (name: string) =>
+    name === 'logger'
+      ? '## logger\n\nThe logger middleware prints each request and its response time.\n\n```ts\napp.use(logger())\n```\n'
+      : `## ${name}\n\n${filler(name)}\n`;
+  const chunk = (name: string) => {
+    const content = section(name).replace(/^## .*\n\n/, '');
+    return { breadcrumb: ['Longapi API', name], level: 2, content, tokens: Math.ceil(content.length / 4) };
+  };
+  return {
+    path: 'api.md',
+    title: 'Longapi API',
+    content: `# Longapi API\n\n${names.map(section).join('\n')}`,
+    chunks: names.map(chunk),
+  };
+}
+
+/** The READMEs the README pipeline's tests read (repository front pages: HTML blocks, badges, entities). */
+async function readmeFixtures(): Promise<DocumentInput[]> {
+  const dir = fileURLToPath(new URL('../../../../packages/sources/src/__fixtures__/readme/', import.meta.url));
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.md')).sort();
+  return Promise.all(
+    files.map(async (file) => page(file, file, await readFile(path.join(dir, file), 'utf8'), 'Readme')),
+  );
+}
+
+/** A README with aligned tables, the way commander's has them. */
+const tablesReadme = page(
+  'tables.md',
+  'Tables',
+  [
+    '# Tables',
+    '',
+    '| Option | Short | Default |',
+    '|:-------|:-----:|--------:|',
+    '| --port | -p | 7800 |',
+    '| --host | -H | 127.0.0.1 |',
+    '',
+    'Padding&nbsp;&nbsp;•&nbsp;&nbsp;between entries &amp; more.',
+  ].join('\n'),
+);
+
 /** The packages the browser tests install, by name. */
 export const webPackages = {
-  linked: { version: '1.0.0', documents: linked, description: 'Pages that link to each other' },
-  hostile: { version: '6.6.6', documents: hostile, description: '<img src=x onerror="window.__xss=\'description\'">' },
+  linked: { version: '1.0.0', documents: () => linked, description: 'Pages that link to each other' },
+  hostile: {
+    version: '6.6.6',
+    documents: () => hostile,
+    description: '<img src=x onerror="window.__xss=\'description\'">',
+  },
+  longapi: { version: '2.0.0', documents: () => [longApiPage()], description: 'One very long API page' },
+  'longapi@1.0.0': { version: '1.0.0', documents: () => [longApiPage()], description: 'An older version' },
+  readmes: {
+    version: '1.0.0',
+    documents: async () => [...(await readmeFixtures()), tablesReadme],
+    description: 'READMEs',
+  },
 } as const;
 
 /** Builds a package into a temporary file and installs it into the store at `home`. */
-export async function installWebPackage(home: string, name: keyof typeof webPackages): Promise<void> {
-  const { version, documents, description } = webPackages[name];
+export async function installWebPackage(home: string, key: keyof typeof webPackages): Promise<void> {
+  const { version, documents, description } = webPackages[key];
+  const name = key.split('@')[0] as string;
   const work = await mkdtemp(path.join(path.dirname(home), 'build-'));
   const file = path.join(work, `${name}@${version}.db`);
-  await writePackage(file, { name, version, description }, documents);
+  await writePackage(file, { name, version, description }, await documents());
   const store = new PackageStore(home);
   await store.install(file, { move: true });
   await store.close();
