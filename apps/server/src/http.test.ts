@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, installTestPackage } from './__tests__/fixtures.js';
+import { callTool, installTestPackage, listedLibraries, resultLibraries } from './__tests__/fixtures.js';
 import { type RunningHttpServer, ServerError, startHttpServer } from './index.js';
 
 let dir: string;
@@ -87,7 +87,7 @@ describe('Streamable HTTP', () => {
       'read_doc',
     ]);
     const search = await callTool(client, 'search_all', { topic: 'enable CORS' });
-    const libraries = new Set(search.data.results.map((r: { library: string }) => r.library));
+    const libraries = new Set(resultLibraries(search.text));
     expect(libraries).toEqual(new Set(['apiframe@3.1.0', 'webframe@2.0.0']));
     expect((await callTool(client, 'get_docs', { library: 'TESTLIB', topic: 'timers' })).isError).toBe(false);
     const typo = await callTool(client, 'get_docs', { library: 'tstlib', topic: 'x' });
@@ -99,7 +99,7 @@ describe('Streamable HTTP', () => {
   it('serves only the libraries given', async () => {
     const running = await start({ libraries: ['webframe'] });
     const client = await connect(running.url);
-    expect((await callTool(client, 'list_libraries')).data.libraries).toHaveLength(1);
+    expect(listedLibraries((await callTool(client, 'list_libraries')).text)).toEqual(['webframe@2.0.0']);
     await client.close();
   });
 

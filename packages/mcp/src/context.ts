@@ -29,6 +29,14 @@ export interface DocsToolContext {
    * @default projectVersion asked for each name
    */
   readonly projectVersions?: (names: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+  /**
+   * Declare each tool's output schema and send its structured form (`structuredContent`) beside the text, for
+   * programs that read the answers' fields over MCP. Off by default: Claude Code, Codex and OpenCode give the model
+   * a result's structured form in place of its text whenever it has one, and the text is the answer written for
+   * the model (a search's sections are in it, not in the structured form); the four output schemas also cost more
+   * than the rest of tools/list together. The HTTP API answers with the structured form either way. @default false
+   */
+  readonly structuredContent?: boolean;
   /** Told of every failure a tool turned into an error result, for the server's log. */
   readonly onError?: (error: unknown, tool: string) => void;
 }

@@ -41,7 +41,8 @@ beforeAll(async () => {
     await store.install(file, { move: true });
   }
   server = new McpServer({ name: 'docs-fuzz', version: '0.0.0' });
-  await registerDocsTools(server, { store });
+  // The budget is checked in the structured form (totalTokens), which the server sends when asked.
+  await registerDocsTools(server, { store, structuredContent: true });
   client = new Client({ name: 'fuzz', version: '0.0.0' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

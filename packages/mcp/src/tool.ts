@@ -13,9 +13,10 @@ export interface DocsTool<Input extends z.ZodObject = z.ZodObject, Output extend
   readonly title: string;
   /** Written for the model: when to use the tool and what a good argument looks like. */
   readonly description: string;
-  /** True when the description ends with the libraries this server serves (and so changes with them). */
+  /** True when the description ends with the libraries this server serves (and so changes with them): one tool's is enough. */
   readonly listsLibraries: boolean;
   readonly inputSchema: Input;
+  /** The structured form's schema: declared over MCP when the context asks for `structuredContent`; the HTTP API's answers. */
   readonly outputSchema: Output;
   readonly annotations: ToolAnnotations;
   readonly handler: (args: z.output<Input>, context: DocsToolContext) => Promise<CallToolResult>;
@@ -26,13 +27,11 @@ export interface DocsTool<Input extends z.ZodObject = z.ZodObject, Output extend
   readonly structuredForMcp?: (structured: z.output<Output>) => z.output<Output>;
 }
 
-/** Every tool here only reads the local store. */
-export const READ_ONLY: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
+/**
+ * Every tool here only reads the local store. The MCP spec gives destructiveHint and idempotentHint a meaning only
+ * when readOnlyHint is false, so they are left out: every session pays for tools/list.
+ */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
 /** A result with its structured form and a compact text rendering of it. */
 export function answer(structured: object, text: string, isError = false): CallToolResult {

@@ -34,18 +34,15 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
   name: 'get_docs',
   title: 'Search one library',
   description: [
-    "Search one library's installed documentation and get the best-matching sections as markdown, within a token budget.",
-    'Use it when you know which library a question is about: how to use an API or option, what an error means, how to do a task with it.',
-    'A good topic is a few specific words, e.g. "fake timers", "coverage thresholds", "TypeError: fetch failed"; not a whole sentence, and without the library name.',
-    'Results are ranked (score 1 is the best match); each gives the document path, which read_doc takes to read the whole page.',
-    'Use format "index" to scan many results cheaply. An unknown library returns an error listing the installed libraries and the closest name.',
+    "The best-matching sections of one library's installed docs, as markdown within a token budget.",
+    'Use it when you know the library: how to use an API or option, what an error means, how to do a task.',
     ALTERNATIVES_HINT,
   ].join(' '),
   listsLibraries: true,
   inputSchema,
   outputSchema: searchOutput,
   structuredForMcp: structuredSearchOutput,
-  annotations: { title: 'Search one library', ...READ_ONLY },
+  annotations: READ_ONLY,
   async handler(args, context) {
     const projectVersion = await projectVersionOf(context, args.library, args.version);
     // The search resolves the library, within the server's scope, and words what could not be resolved.
