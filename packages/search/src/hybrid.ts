@@ -18,7 +18,6 @@ export interface ScoredHits {
   readonly covered: readonly number[];
 }
 
-
 /**
  * Decides, library by library, whether vectors take part, and keeps what
  * the response says about it. One per search: the query is embedded once per
