@@ -2,6 +2,7 @@ import { SearchOptionError } from './errors.js';
 import type { LibraryScope } from './library-scope.js';
 import type { SearchModels } from './models.js';
 import { type RankingConfig, resolveRanking } from './ranking.js';
+import type { SentSections } from './sent-sections.js';
 
 /** `lexical`: BM25 alone. `hybrid`: BM25 and vector similarity fused, where a package has vectors and their model is here. */
 export type RetrievalMode = 'lexical' | 'hybrid';
@@ -38,6 +39,13 @@ export interface SearchOptions {
    * merged, so the answer is one list under one budget. @default none
    */
   readonly alternatives?: readonly string[];
+  /**
+   * What the caller was sent in full before (an MCP session's memory): in the full format each section it holds is
+   * listed without its content (`sentEarlier`) and costs nothing against the budget, and each section sent in full
+   * now is added to it; the index format sends no content and is unchanged. Paging is unchanged: such a section
+   * still counts toward `limit`, `offset` and `total`. @default none
+   */
+  readonly sent?: SentSections;
   /**
    * Ranking knobs other than their defaults ({@link RANKING_KNOBS} says what each does): for evaluating a
    * change before it becomes a default. @default RANKING_DEFAULTS
@@ -84,6 +92,7 @@ export interface ResolvedOptions extends RankingConfig {
   readonly models: SearchModels | undefined;
   readonly rerank: boolean;
   readonly signal: AbortSignal | undefined;
+  readonly sent: SentSections | undefined;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -97,6 +106,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     models: options.models,
     rerank: options.rerank ?? SEARCH_DEFAULTS.rerank,
     signal: options.signal,
+    sent: options.sent,
     ...resolveRanking(options.ranking ?? {}, (message) => new SearchOptionError(message)),
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
