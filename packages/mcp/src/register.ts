@@ -63,10 +63,12 @@ export async function registerDocsTools(server: McpServer, context: DocsToolCont
         ...(context.structuredContent ? { outputSchema: tool.outputSchema } : {}),
         annotations: tool.annotations,
       },
-      async (args: unknown): Promise<CallToolResult> => {
+      async (args: unknown, extra: CallExtra): Promise<CallToolResult> => {
         try {
+          const sent = context.memory?.(sessionOf(extra));
           // The SDK has parsed `args` with this tool's inputSchema, defaults filled in.
-          return forMcp(tool, await tool.handler(args as never, context), context.structuredContent === true);
+          const result = await tool.handler(args as never, context, sent ? { sent } : {});
+          return forMcp(tool, result, context.structuredContent === true);
         } catch (error) {
           context.onError?.(error, tool.name);
           return failure(explain(tool, error));
@@ -78,6 +80,24 @@ export async function registerDocsTools(server: McpServer, context: DocsToolCont
     registered.set(tool, handle);
   }
   return { refresh };
+}
+
+/** What the SDK tells a tool handler of its request, as far as the session goes. */
+interface CallExtra {
+  readonly sessionId?: string | undefined;
+  readonly requestInfo?: { readonly headers: Readonly<Record<string, string | string[] | undefined>> } | undefined;
+}
+
+/**
+ * The session a call belongs to: the transport's session id (the SDK's stateful transports), else the
+ * `Mcp-Session-Id` header its HTTP request carried (a server that answers each request on its own but hands out
+ * session ids); undefined for stdio and sessionless HTTP.
+ */
+function sessionOf(extra: CallExtra): string | undefined {
+  if (extra.sessionId) return extra.sessionId;
+  const header = extra.requestInfo?.headers['mcp-session-id'];
+  const id = Array.isArray(header) ? header[0] : header;
+  return id === '' ? undefined : id;
 }
 
 /**

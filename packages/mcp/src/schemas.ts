@@ -60,6 +60,11 @@ export const modeInput = z
   .optional()
   .describe('"hybrid" also matches by meaning. Default: hybrid where the docs have vectors.');
 
+export const freshInput = z
+  .boolean()
+  .default(false)
+  .describe('true: also resend the sections this session was sent before.');
+
 export const retrievalOutput = z
   .object({
     mode: z
@@ -92,6 +97,10 @@ export const docResultOutput = z.object({
     .describe(
       "Markdown of the section. get_docs and search_all send it once, in the reply's text block under this result's header, and leave it out here",
     ),
+  sentEarlier: z
+    .literal(true)
+    .optional()
+    .describe('This MCP session was sent the section in full before: its content is left out, and cost no budget'),
 });
 
 /** A search response, field for field as `SearchResponse` says (checked below): what getDocs and searchAll answer. */

@@ -1,6 +1,13 @@
+import type { SentSections } from '@docs/search';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { DocsToolContext } from './context.js';
+
+/** What a handler knows of the call beyond its arguments. */
+export interface ToolCall {
+  /** What this call's session was sent in full before (see DocsToolContext.memory); absent: answer in full. */
+  readonly sent?: SentSections;
+}
 
 /**
  * One MCP tool as data: what the model reads (name, title, description, the
@@ -19,7 +26,7 @@ export interface DocsTool<Input extends z.ZodObject = z.ZodObject, Output extend
   /** The structured form's schema: declared over MCP when the context asks for `structuredContent`; the HTTP API's answers. */
   readonly outputSchema: Output;
   readonly annotations: ToolAnnotations;
-  readonly handler: (args: z.output<Input>, context: DocsToolContext) => Promise<CallToolResult>;
+  readonly handler: (args: z.output<Input>, context: DocsToolContext, call?: ToolCall) => Promise<CallToolResult>;
   /**
    * The structured form MCP sends beside the text, when it is less than the handler's: what the text block
    * already carries is left out, so it travels once. The HTTP API answers with the handler's whole form.

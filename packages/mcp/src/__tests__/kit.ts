@@ -59,12 +59,13 @@ export class TestKit {
     return store;
   }
 
-  /** A real client talking to a server with the docs tools. */
-  async connect(context: DocsToolContext): Promise<Connected> {
+  /** A real client talking to a server with the docs tools; `session`: the server transport's session id. */
+  async connect(context: DocsToolContext, session?: string): Promise<Connected> {
     const server = new McpServer({ name: 'docs-test', version: '0.0.0' });
     await registerDocsTools(server, context);
     const client = new Client({ name: 'test-client', version: '0.0.0' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    if (session !== undefined) serverSide.sessionId = session;
     const received: JSONRPCMessage[] = [];
     const send = serverSide.send.bind(serverSide);
     // What the server puts on the wire, as it is: the SDK's parsed results are not the bytes a client pays for.

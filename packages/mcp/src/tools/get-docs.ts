@@ -6,6 +6,7 @@ import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, structuredSearchOutput, unresolvedOutput } from '../render.js';
 import {
   formatInput,
+  freshInput,
   libraryInput,
   limitInput,
   modeInput,
@@ -15,6 +16,7 @@ import {
   topicInput,
   versionInput,
 } from '../schemas.js';
+import { sentAfresh } from '../session-memory.js';
 import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({
@@ -27,6 +29,7 @@ const inputSchema = z.object({
   limit: limitInput,
   offset: offsetInput,
   mode: modeInput,
+  fresh: freshInput,
 });
 
 /** `get_docs`: search one library. */
@@ -43,7 +46,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
   outputSchema: searchOutput,
   structuredForMcp: structuredSearchOutput,
   annotations: READ_ONLY,
-  async handler(args, context) {
+  async handler(args, context, call) {
     const projectVersion = await projectVersionOf(context, args.library, args.version);
     // The search resolves the library, within the server's scope, and words what could not be resolved.
     const response = await getDocs(context.store, args.library, args.topic, {
@@ -57,6 +60,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       ...(context.models ? { models: context.models } : {}),
       ...(projectVersion ? { projectVersion } : {}),
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
+      ...(call?.sent ? { sent: args.fresh ? sentAfresh(call.sent) : call.sent } : {}),
     });
     const unresolved = unresolvedOf(response);
     if (unresolved) return answer(unresolvedOutput(unresolved), renderUnresolved(unresolved), true);

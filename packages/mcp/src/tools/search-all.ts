@@ -3,7 +3,17 @@ import { z } from 'zod';
 import { type DocsToolContext, servedPackages } from '../context.js';
 import { alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, structuredSearchOutput } from '../render.js';
-import { formatInput, limitInput, modeInput, offsetInput, searchOutput, tokensInput, topicInput } from '../schemas.js';
+import {
+  formatInput,
+  freshInput,
+  limitInput,
+  modeInput,
+  offsetInput,
+  searchOutput,
+  tokensInput,
+  topicInput,
+} from '../schemas.js';
+import { sentAfresh } from '../session-memory.js';
 import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({
@@ -21,6 +31,7 @@ const inputSchema = z.object({
   limit: limitInput,
   offset: offsetInput,
   mode: modeInput,
+  fresh: freshInput,
 });
 
 /** `search_all`: search every installed library (or some) at once. */
@@ -36,7 +47,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
   outputSchema: searchOutput,
   structuredForMcp: structuredSearchOutput,
   annotations: READ_ONLY,
-  async handler(args, context) {
+  async handler(args, context, call) {
     // The search resolves every library named, within the server's scope, so nothing outside it is reached.
     const response = await searchAll(context.store, args.topic, {
       tokens: args.tokens,
@@ -49,6 +60,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       ...(args.libraries ? { libraries: args.libraries } : {}),
       ...(context.libraries ? { scope: context.libraries } : {}),
       ...(context.projectVersion || context.projectVersions ? { projectVersions: await projectVersions(context) } : {}),
+      ...(call?.sent ? { sent: args.fresh ? sentAfresh(call.sent) : call.sent } : {}),
     });
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
     const isError = response.status === 'unknown-library' || response.status === 'unknown-version';
