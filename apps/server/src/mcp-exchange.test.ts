@@ -112,7 +112,18 @@ it.each(taken)('answers %s itself, byte for byte as the SDK transport does', asy
 
 it.each(left)('leaves %s to the SDK transport, with its answer', async (_, message, headers) => {
   expect(new McpExchange().take(message, sent(headers))).toBeUndefined();
-  expect(await handler.mcp(message, sent(headers))).toEqual(await sdkAnswer(message, sent(headers)));
+  const { 'mcp-session-id': session, ...answerHeaders } = (await handler.mcp(message, sent(headers))).headers;
+  const answer = await handler.mcp(message, sent(headers));
+  const { 'mcp-session-id': _second, ...rest } = answer.headers;
+  expect({ ...answer, headers: rest }).toEqual(await sdkAnswer(message, sent(headers)));
+  // An initialize answer, and only it, hands out a new session id each time (what each session was sent is kept by it).
+  const initialize = (message as { method?: string }).method === 'initialize';
+  expect(session === undefined, 'a session id').toBe(!initialize);
+  if (initialize) {
+    expect(session).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(answer.headers['mcp-session-id']).not.toBe(session);
+  }
+  expect(answerHeaders).toEqual(rest);
 });
 
 it('answers requests of different clients with the same id at once, each with its own answer and id', async () => {
