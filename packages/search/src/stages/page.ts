@@ -4,7 +4,6 @@ import { ANSWER_LIMITS, shortBreadcrumb, shortLabel } from '../answer-limits.js'
 import { nearRepeats } from '../near-duplicates.js';
 import type { ResolvedOptions } from '../options.js';
 import type { DocResult } from '../results.js';
-import type { SentSections } from '../sent-sections.js';
 import { sectionKey } from '../sent-sections.js';
 import type { Candidate } from './merge.js';
 import type { Target } from './target.js';
