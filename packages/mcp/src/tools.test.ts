@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SEARCH_DEFAULTS } from '@docs/search';
 import { type DocumentInput, PackageStore, writePackage } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -162,7 +163,7 @@ describe('get_docs', () => {
     expect(answer.status).toBe('ok');
     expect(answer.searched).toEqual(['testlib@1.0.0']);
     expect(answer.results[0]).toMatchObject({ library: 'testlib@1.0.0', path: 'guide/timers.md', score: 1 });
-    expect(answer.totalTokens).toBeLessThanOrEqual(2000);
+    expect(answer.totalTokens).toBeLessThanOrEqual(SEARCH_DEFAULTS.tokens);
     expect(text(result)).toMatch(/^## testlib@1\.0\.0 · Timers · guide\/timers\.md \(score 1\.00\)\n\nFake timers/);
     // Each section travels once: its content in the text the model reads, not again in the structured form.
     expect(answer.results[0].content).toBeUndefined();
