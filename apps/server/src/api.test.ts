@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SEARCH_DEFAULTS } from '@docs/search';
 import { PACKAGE_FORMAT_VERSION } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -122,7 +123,12 @@ describe('the OpenAPI document', () => {
     const param = (name: string) => search.parameters.find((p: Json) => p.name === name);
     expect(param('q')).toMatchObject({ in: 'query', required: true, schema: { type: 'string', maxLength: 1000 } });
     expect(param('library')).toMatchObject({ required: false, explode: true, schema: { type: 'array', maxItems: 50 } });
-    expect(param('tokens').schema).toEqual({ type: 'integer', minimum: 100, maximum: 20000, default: 2000 });
+    expect(param('tokens').schema).toEqual({
+      type: 'integer',
+      minimum: 100,
+      maximum: 20000,
+      default: SEARCH_DEFAULTS.tokens,
+    });
     expect(param('format').schema).toMatchObject({ enum: ['full', 'index'] });
     expect(openapi.components.schemas.SearchResponse.properties.results.items.required).toContain('library');
   });
