@@ -490,12 +490,14 @@ await check('@docs/cli: npx -y @docs/cli serve answers an MCP tools/call over st
       name: 'search_all',
       arguments: { topic: 'mount a widget twice', tokens: 500 },
     });
-    const top = result.structuredContent?.results?.[0];
-    assert(!result.isError && top?.library === 'widget@1.2.3', `search_all: ${JSON.stringify(result).slice(0, 300)}`);
+    // The first result's header in the text, all the server sends: `## widget@1.2.3 · headings · path (score …)`.
+    const text = result.content?.map((c) => c.text).join('\n') ?? '';
+    const top = /^## (\S+) · (.*) · (\S+) \(score/m.exec(text);
+    assert(!result.isError && top?.[1] === 'widget@1.2.3', `search_all: ${JSON.stringify(result).slice(0, 300)}`);
     assert(client.stray.length === 0, `stdout carried non-JSON-RPC lines: ${client.stray.join(' | ')}`);
     const code = await client.end();
     assert(code === 0, `the server exited with ${code} when stdin closed; stderr: ${client.stderr()}`);
-    return `server ${init.serverInfo.version}, search_all → ${top.path} > ${top.breadcrumb.join(' > ')}`;
+    return `server ${init.serverInfo.version}, search_all → ${top[3]} > ${top[2]}`;
   } finally {
     await client.end();
   }

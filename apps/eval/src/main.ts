@@ -17,8 +17,9 @@ import {
   searchAll,
 } from '@docs/search';
 import { PackageStore, parsePackageSpec } from '@docs/store';
+import { AnswerSizes, parseBudgets } from './answer-sizes.js';
 import { type GoldEntry, isHit, type QueryScore, type RankedEntry, scoreQuery, summarise } from './metrics.js';
-import { type GradedPage, type PageScore, scorePages } from './pages.js';
+import { type GradedPage, type PageScore, pageKey, scorePages } from './pages.js';
 import { readAlternatives, withAlternatives } from './phrasings.js';
 import { runProject } from './project.js';
 import { weakMatchCheck } from './weak.js';
@@ -37,7 +38,7 @@ function usage(): string {
   return (
     'usage: pnpm eval --corpus <dir> --queries <file.jsonl> [--external <dir>] [--out results.jsonl] [--external-out run.jsonl] [--store <dir>] [--per-query]\n' +
     '       [--min-section-tokens N] [--max-section-tokens N] [--embed <model>] [--rerank <model>] [--mode lexical|hybrid]\n' +
-    '       [--alternatives <file.jsonl>]... [--weak-check]\n' +
+    '       [--alternatives <file.jsonl>]... [--weak-check] [--budgets 1000,2000,4000]\n' +
     `       ranking: [--weights title,headings,heading,body] [--no-synonyms] [--fusion convex|rrf] ${knobs}\n` +
     '       pnpm eval --project <dir> [--questions <file.jsonl>] [--out results.json] [--store <dir>] [--embed <model>] [ranking flags]\n' +
     '       (what `docs sync --dev` builds for the project, timed, then its questions; default <dir>/questions.jsonl)'
@@ -61,6 +62,8 @@ async function main(): Promise<number> {
       alternatives: { type: 'string', multiple: true },
       // Also ask every question with its libraries removed, to measure the weak-match flag.
       'weak-check': { type: 'boolean' },
+      // The token budgets at which to measure whether the full answer holds a correct section (default: the default).
+      budgets: { type: 'string' },
       // Ranking options, to measure a change before it becomes a default.
       weights: { type: 'string' },
       ...Object.fromEntries([...NUMBER_FLAGS.keys()].map((flag) => [flag, { type: 'string' } as const])),
@@ -100,6 +103,7 @@ async function main(): Promise<number> {
   const retrieval = await openRetrieval(values);
   try {
     const build = sectionOptions(values['min-section-tokens'], values['max-section-tokens']);
+    const budgets = parseBudgets(values.budgets);
     const tuning: SearchOptions = { ...rankingOptions(values), ...retrieval.options };
     const phrasings = await readAlternatives(values.alternatives ?? []);
     if (values.external) {
@@ -115,6 +119,7 @@ async function main(): Promise<number> {
           retrieval.embedder,
           phrasings,
           values['weak-check'] === true,
+          budgets,
         );
       } finally {
         await externalStore.close();
@@ -125,7 +130,7 @@ async function main(): Promise<number> {
     const questions = (await Promise.all(values.queries.map(readJsonl))).flat() as Question[];
     const lines: string[] = [];
     const scored: Array<{ q: Question; s: QueryScore }> = [];
-    const answered: boolean[] = [];
+    const sizes = new AnswerSizes();
     for (const q of questions) {
       const options = withAlternatives({ format: 'index', limit: 10, ...tuning } as const, phrasings, q.id);
       const response =
@@ -141,22 +146,28 @@ async function main(): Promise<number> {
         }),
       );
       scored.push({ q, s: scoreQuery(q.gold, ranked) });
-      // What an agent receives by default: the full format within the 2,000-token budget.
-      const fullOptions = withAlternatives(tuning, phrasings, q.id);
-      const full =
-        q.library === null
-          ? await searchAll(store, q.query, fullOptions)
-          : await getDocs(store, q.library, q.query, fullOptions);
-      // A result that joined adjacent sections holds each of them.
-      const held = full.results.flatMap((r) =>
-        (r.sections ?? [r.breadcrumb]).map((breadcrumb) => ({
-          library: r.library,
-          path: r.path,
-          title: r.title,
-          heading: breadcrumb.length > 0 ? breadcrumb : [r.title],
-        })),
-      );
-      answered.push(held.some((r) => q.gold.some((g) => isHit(r, g))));
+      // What an agent receives: the full format, within each budget measured.
+      for (const tokens of budgets) {
+        const fullOptions = withAlternatives({ ...tuning, tokens }, phrasings, q.id);
+        const full =
+          q.library === null
+            ? await searchAll(store, q.query, fullOptions)
+            : await getDocs(store, q.library, q.query, fullOptions);
+        // A result that joined adjacent sections holds each of them.
+        const held = full.results.flatMap((r) =>
+          (r.sections ?? [r.breadcrumb]).map((breadcrumb) => ({
+            library: r.library,
+            path: r.path,
+            title: r.title,
+            heading: breadcrumb.length > 0 ? breadcrumb : [r.title],
+          })),
+        );
+        sizes.record(
+          tokens,
+          held.some((r) => q.gold.some((g) => isHit(r, g))),
+          full.totalTokens,
+        );
+      }
     }
     if (values.out) await writeFile(values.out, `${lines.join('\n')}\n`);
     printTable(scored, values['per-query'] === true);
@@ -173,10 +184,7 @@ async function main(): Promise<number> {
         (id) => withAlternatives({ format: 'index', limit: 10, ...tuning } as const, phrasings, id),
       );
     }
-    const inAnswer = answered.filter(Boolean).length;
-    process.stdout.write(
-      `\ncorrect section inside the default answer (full format, 2,000 tokens): ${inAnswer}/${answered.length} = ${((100 * inAnswer) / answered.length).toFixed(1)}%\n`,
-    );
+    process.stdout.write(`\n${sizes.lines('dev').join('\n')}\n`);
     return 0;
   } finally {
     await retrieval.close();
@@ -286,8 +294,10 @@ async function runExternal(
   embedder: Embedder | undefined,
   phrasings: ReadonlyMap<string, readonly string[]>,
   weakCheck: boolean,
+  budgets: readonly number[],
 ): Promise<void> {
   await buildCorpus(dir, store, build, embedder);
+  const sizes = new AnswerSizes();
   const queries = (await readJsonl(path.join(dir, 'qrels.jsonl'))) as ExternalQuery[];
   const lines: string[] = [];
   const scores: Array<{ q: ExternalQuery; s: PageScore }> = [];
@@ -312,6 +322,16 @@ async function runExternal(
         response.results.map((r) => r.path),
       ),
     });
+    // The labels are pages: a canonical or related one (grade 2 or 3) among the answer's results, with its content.
+    const relevant = new Set(q.gold.filter((g) => g.grade >= 2).map((g) => pageKey(g.path)));
+    for (const tokens of budgets) {
+      const full = await getDocs(store, q.library, q.query, withAlternatives({ ...tuning, tokens }, phrasings, q.id));
+      sizes.record(
+        tokens,
+        full.results.some((r) => r.content !== undefined && relevant.has(pageKey(r.path))),
+        full.totalTokens,
+      );
+    }
   }
   if (out) await writeFile(out, `${lines.join('\n')}\n`);
   const groups = new Map<string, PageScore[]>();
@@ -330,7 +350,7 @@ async function runExternal(
       `${name.padEnd(24)} ${String(list.length).padStart(3)}    ${[mean(list, (s) => s.mrr5), mean(list, (s) => s.mrr10), mean(list, (s) => s.ndcg5), mean(list, (s) => s.hit5), mean(list, (s) => s.recall5)].map((x) => x.toFixed(3)).join('   ')}`,
     );
   }
-  process.stdout.write(`${rows.join('\n')}\n\n`);
+  process.stdout.write(`${rows.join('\n')}\n\n${sizes.lines('external', 'correct page').join('\n')}\n\n`);
   if (weakCheck) {
     await weakMatchCheck(
       'external',

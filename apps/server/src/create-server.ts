@@ -1,5 +1,5 @@
 import { readFileSync, watch } from 'node:fs';
-import { type DocsToolContext, registerDocsTools } from '@docs/mcp';
+import { type DocsToolContext, registerDocsTools, SessionMemory } from '@docs/mcp';
 import type { SearchModels } from '@docs/search';
 import { installedVersion, installedVersions } from '@docs/sources';
 import { PackageStore, resolveHome, VerifiedPackages } from '@docs/store';
@@ -58,7 +58,9 @@ export function serverVersion(): string {
 
 /**
  * Creates an MCP server with the docs tools over a store. Each transport is a
- * few lines around it.
+ * few lines around it. The server is one session's: get_docs and search_all
+ * do not send a section twice in its life (see SessionMemory), so connect a
+ * new one for each session.
  *
  * @example
  * const { server, close } = await createServer({ home: '/path/to/store', libraries: ['vitest'] });
@@ -66,7 +68,11 @@ export function serverVersion(): string {
  */
 export async function createServer(options: ServerOptions = {}): Promise<DocsServer> {
   const project = options.project;
-  return docsServer(options, project === undefined ? undefined : recentProjectVersions(project));
+  const memory = new SessionMemory();
+  return docsServer(options, {
+    ...(project === undefined ? {} : { projectVersions: recentProjectVersions(project) }),
+    memory: () => memory,
+  });
 }
 
 /**
@@ -134,11 +140,16 @@ export function openServerStore(options: Pick<ServerOptions, 'home' | 'verifiedR
   return new PackageStore(home, { verify });
 }
 
-/** createServer with project-version lookups that several servers share (the servers of a ServerPool). */
-export async function docsServer(
-  options: ServerOptions,
-  projectVersions: ProjectVersions | undefined,
-): Promise<DocsServer> {
+/** What several servers share (the servers of a ServerPool): the project-version lookups, and the sessions' memories. */
+export interface SharedParts {
+  readonly projectVersions?: ProjectVersions;
+  /** The memory of each session (DocsToolContext.memory). @default none: every call answered in full */
+  readonly memory?: DocsToolContext['memory'];
+}
+
+/** createServer with parts that several servers share. */
+export async function docsServer(options: ServerOptions, shared: SharedParts = {}): Promise<DocsServer> {
+  const { projectVersions, memory } = shared;
   const store = options.store ?? openServerStore(options);
   const server = new McpServer(
     { name: 'docs', title: 'docs: local documentation search', version: serverVersion() },
@@ -149,6 +160,7 @@ export async function docsServer(
     ...(options.libraries && options.libraries.length > 0 ? { libraries: options.libraries } : {}),
     ...(options.models ? { models: options.models } : {}),
     ...projectVersions,
+    ...(memory ? { memory } : {}),
     onError: (error, tool) => options.log?.(`${tool}: ${error instanceof Error ? error.message : String(error)}`),
   });
   const watcher = options.watch

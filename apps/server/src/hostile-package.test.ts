@@ -61,9 +61,10 @@ describe('a hostile package, over MCP and HTTP', () => {
       const result = await client.callTool({ name: tool, arguments: { topic: 'budget', tokens, limit: 5, ...args } });
       expect(result.isError).not.toBe(true);
       expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(bound(tokens, 5));
-      const data = result.structuredContent as { totalTokens: number; results: unknown[] };
-      expect(data.results.length).toBeGreaterThan(0);
-      expect(data.totalTokens).toBeLessThanOrEqual(tokens);
+      const text = (result.content as { text: string }[])[0]?.text ?? '';
+      expect(text).toMatch(/^## hostile@1\.0\.0 · /m);
+      // The closing line says what the content cost: `…; N tokens.`
+      expect(Number(/; (\d+) tokens\./.exec(text)?.[1])).toBeLessThanOrEqual(tokens);
     }
   });
 
@@ -72,7 +73,8 @@ describe('a hostile package, over MCP and HTTP', () => {
       name: 'search_all',
       arguments: { topic: 'budget', format: 'index', limit: 5 },
     });
-    expect((result.structuredContent as { results: unknown[] }).results).toHaveLength(2);
+    const text = (result.content as { text: string }[])[0]?.text ?? '';
+    expect(text.match(/^- hostile@1\.0\.0 · /gm)).toHaveLength(2);
     expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(bound(0, 5));
   });
 
@@ -86,14 +88,15 @@ describe('a hostile package, over MCP and HTTP', () => {
       });
       expect(result.isError).not.toBe(true);
       expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(bound(2000, 1));
-      const data = result.structuredContent as { nextOffset: number; offset: number };
       const text = (result.content as { text: string }[])[0]?.text ?? '';
+      const nextOffset = Number(/Continue with read_doc offset (\d+)\./.exec(text)?.[1]);
       const content = text.slice(text.indexOf('\n\n') + 2, text.lastIndexOf('\n\n(Part of the page'));
       // This part is the page from its offset, and the next starts after it, skipping only whitespace.
       expect(content.length).toBeGreaterThan(0);
       expect(page.slice(offset, offset + content.length)).toBe(content);
-      expect(page.slice(offset + content.length, data.nextOffset).trim()).toBe('');
-      offset = data.nextOffset;
+      expect(nextOffset).toBeGreaterThan(offset);
+      expect(page.slice(offset + content.length, nextOffset).trim()).toBe('');
+      offset = nextOffset;
     }
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, installTestPackage } from './__tests__/fixtures.js';
+import { callTool, installTestPackage, listedLibraries, resultLibraries } from './__tests__/fixtures.js';
 import { type RunningHttpServer, ServerError, startHttpServer } from './index.js';
 
 let dir: string;
@@ -87,7 +87,7 @@ describe('Streamable HTTP', () => {
       'read_doc',
     ]);
     const search = await callTool(client, 'search_all', { topic: 'enable CORS' });
-    const libraries = new Set(search.data.results.map((r: { library: string }) => r.library));
+    const libraries = new Set(resultLibraries(search.text));
     expect(libraries).toEqual(new Set(['apiframe@3.1.0', 'webframe@2.0.0']));
     expect((await callTool(client, 'get_docs', { library: 'TESTLIB', topic: 'timers' })).isError).toBe(false);
     const typo = await callTool(client, 'get_docs', { library: 'tstlib', topic: 'x' });
@@ -99,7 +99,7 @@ describe('Streamable HTTP', () => {
   it('serves only the libraries given', async () => {
     const running = await start({ libraries: ['webframe'] });
     const client = await connect(running.url);
-    expect((await callTool(client, 'list_libraries')).data.libraries).toHaveLength(1);
+    expect(listedLibraries((await callTool(client, 'list_libraries')).text)).toEqual(['webframe@2.0.0']);
     await client.close();
   });
 
@@ -135,6 +135,41 @@ describe('Streamable HTTP', () => {
     const bad = await raw(running.url, { body: '{not json' });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.code).toBe(-32700);
+  });
+
+  it('hands each session an id and does not send it a section twice; another session, or none, gets it in full', async () => {
+    const running = await start();
+    const transports = [0, 1].map(() => new StreamableHTTPClientTransport(new URL(running.url)));
+    const [a, b] = await Promise.all(
+      transports.map(async (transport) => {
+        const client = new Client({ name: 'session-test', version: '0.0.0' });
+        await client.connect(transport);
+        return client;
+      }),
+    );
+    if (!a || !b) throw new Error('expected two clients');
+    const [idA, idB] = transports.map((t) => t.sessionId);
+    expect(idA).toMatch(/^[0-9a-f-]{36}$/);
+    expect(idB).toMatch(/^[0-9a-f-]{36}$/);
+    expect(idA).not.toBe(idB);
+    const ask = { library: 'webframe', topic: 'cors' };
+    const content = 'Enable CORS in webframe';
+    expect((await callTool(a, 'get_docs', ask)).text).toContain(content);
+    const again = await callTool(a, 'get_docs', ask);
+    expect(again.text).not.toContain(content);
+    expect(again.text).toMatch(/^## webframe@2\.0\.0 · CORS · middleware\/cors\.md \(score 1\.00, sent earlier\)$/m);
+    expect((await callTool(a, 'search_all', { topic: 'cors', libraries: ['webframe'] })).text).not.toContain(content);
+    expect((await callTool(b, 'get_docs', ask)).text).toContain(content);
+    expect((await callTool(a, 'get_docs', { ...ask, fresh: true })).text).toContain(content);
+    // A POST without a session id (a client that keeps none) is answered in full every time.
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_docs', arguments: ask },
+    });
+    for (let i = 0; i < 2; i++) expect((await raw(running.url, { body: call })).body).toContain(content);
+    await Promise.all([a.close(), b.close()]);
   });
 
   it('answers other paths and methods plainly', async () => {

@@ -53,8 +53,8 @@ export interface RunningHttpServer extends RunningServer {
 }
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp`, statelessly (nothing outlives a POST; see
- * localHandler), the JSON API under `/api/` (api.ts) and
+ * Serves MCP over Streamable HTTP at `/mcp`, each POST answered on its own (only what each session was sent outlives
+ * a POST, keyed by its session id; see localHandler), the JSON API under `/api/` (api.ts) and
  * the web page at `/` (web.ts). MCP and API requests are answered on worker threads (`workers`), each with a
  * store of its own; this thread does the HTTP. Before a request reaches MCP or the API its Host
  * and Origin are checked (403, against DNS rebinding), then its bearer token
@@ -126,7 +126,10 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     }
     if (path !== '/mcp') return reply(res, 404, 'Not found: MCP is at /mcp, the JSON API under /api/, the page at /');
     if (req.method !== 'POST') {
-      return reply(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC to /mcp', { Allow: 'POST' });
+      // No stream to open (GET), and nothing to end (DELETE): a session is only a memory, dropped when unused.
+      return reply(res, 405, 'Method not allowed: POST JSON-RPC to /mcp (this server opens no event stream)', {
+        Allow: 'POST',
+      });
     }
     const body = await readJson(req, maxBodyBytes, limits.maxJsonDepth);
     if (!body.ok) return reply(res, body.status, body.message, body.status === 413 ? { Connection: 'close' } : {});

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { SessionMemories } from '@docs/mcp';
 import type { ModelSpecs, SearchModels } from '@docs/search';
 import { answerApi } from './api.js';
-import { docsServer, openServerStore, recentProjectVersions } from './create-server.js';
+import { docsServer, openServerStore, recentProjectVersions, type SharedParts } from './create-server.js';
 import type { HandlerOptions, RequestHandler } from './handler-contract.js';
 import { McpExchange } from './mcp-exchange.js';
 import { ServerPool } from './server-pool.js';
@@ -23,10 +25,15 @@ export function mcpHeaders(headers: Readonly<Record<string, string | string[] | 
 }
 
 /**
- * Answers requests on this thread, over a store of its own. MCP requests are answered statelessly, the usual one
+ * Answers requests on this thread, over a store of its own. MCP requests are answered each on its own, the usual one
  * on a server that stays connected (see McpExchange), any other with a transport of its own and a server from a
  * pool (see ServerPool); each gets its whole JSON answer as data, so the same
  * code runs on a worker thread and its answer crosses to the main thread as a string.
+ *
+ * The one thing kept between requests is what each session was sent: an initialize answer hands out a session id
+ * (`Mcp-Session-Id`), the client sends it with every request after, and the tools look up that session's memory
+ * (SessionMemories) whichever server answers, so a section is not sent twice in one session. A request without a
+ * session id is answered in full, as before.
  */
 export async function localHandler(options: HandlerOptions): Promise<RequestHandler> {
   const store = openServerStore(options);
@@ -40,7 +47,13 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
     ...(options.project ? { project: options.project } : {}),
     ...(log ? { log } : {}),
   };
-  const pool = new ServerPool(serverOptions, projectVersions);
+  // Never one memory for two sessions: a request without a session id has none.
+  const memories = new SessionMemories();
+  const shared: SharedParts = {
+    ...(projectVersions ? { projectVersions } : {}),
+    memory: (session) => (session === undefined ? undefined : memories.of(session)),
+  };
+  const pool = new ServerPool(serverOptions, shared);
   // Loaded here, not at the top, so `docs serve` over stdio does not pay for the HTTP transport. The web-standard
   // transport, not the Node one: the body is parsed already and the answer is wanted whole, so converting the
   // Node request and response to web ones (what the Node transport does) would only cost time.
@@ -61,20 +74,24 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
   };
   // The usual request goes to one server that stays connected (see McpExchange); the others to the SDK's transport.
   const exchange = new McpExchange();
-  const shared = await docsServer(serverOptions, projectVersions);
-  await shared.server.connect(exchange);
+  const connected = await docsServer(serverOptions, shared);
+  await connected.server.connect(exchange);
   return {
     workers: 0,
     async mcp(message, headers) {
       const request = exchange.take(message, headers);
       if (request) {
         // A tool call re-reads the libraries itself; anything else (tools/list) shows them as they are now.
-        if (request.method !== 'tools/call') await shared.refresh();
+        if (request.method !== 'tools/call') await connected.refresh();
         return exchange.answer(request, headers);
       }
       const docs = await pool.acquire();
-      // No sessionIdGenerator: stateless, so nothing outlives the request. JSON answers, as nothing streams.
-      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+      // JSON answers, as nothing streams. A transport per request, so no transport state outlives it; the one for an
+      // initialize request hands out the session id the client then sends (the sessions' memories are keyed by it).
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        enableJsonResponse: true,
+        ...(isInitialize(message) ? { sessionIdGenerator: randomUUID } : {}),
+      });
       try {
         await docs.server.connect(transport);
         const request = new Request('http://localhost/mcp', { method: 'POST', headers });
@@ -88,11 +105,16 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
     },
     api: (method, url) => answerApi(method, url, api),
     async close() {
-      await shared.close();
+      await connected.close();
       await pool.close();
       await store.close();
     },
   };
+}
+
+/** True for a single initialize request (a batch may not hold one: the SDK's transport refuses it). */
+function isInitialize(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
 }
 
 /** Options of requestHandler. */

@@ -1,4 +1,4 @@
-import { type DocsServer, docsServer, type ProjectVersions, type ServerOptions } from './create-server.js';
+import { type DocsServer, docsServer, type ServerOptions, type SharedParts } from './create-server.js';
 
 /**
  * MCP servers for stateless HTTP requests, reused. A stateless request still
@@ -13,20 +13,23 @@ export class ServerPool {
   readonly #options: ServerOptions;
   readonly #idle: DocsServer[] = [];
   readonly #maxIdle: number;
-  readonly #projectVersions: ProjectVersions | undefined;
+  readonly #shared: SharedParts;
   #closed = false;
 
-  /** `projectVersions` reads the versions `options.project` installs, for every server of the pool. */
-  constructor(options: ServerOptions, projectVersions: ProjectVersions | undefined, maxIdle = 32) {
+  /**
+   * `shared`: what every server of the pool shares: the versions `options.project` installs, and the memory of each
+   * session, which follows a session from server to server (a server is one request's, not one session's).
+   */
+  constructor(options: ServerOptions, shared: SharedParts, maxIdle = 32) {
     this.#options = options;
     this.#maxIdle = maxIdle;
-    this.#projectVersions = projectVersions;
+    this.#shared = shared;
   }
 
   /** A server connected to no transport, its tools' descriptions naming the libraries installed now. */
   async acquire(): Promise<DocsServer> {
     const idle = this.#idle.pop();
-    if (!idle) return docsServer(this.#options, this.#projectVersions);
+    if (!idle) return docsServer(this.#options, this.#shared);
     await idle.refresh();
     return idle;
   }

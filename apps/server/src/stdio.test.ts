@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, installTestPackage } from './__tests__/fixtures.js';
+import { callTool, installTestPackage, listedLibraries, resultLibraries } from './__tests__/fixtures.js';
 
 // `docs serve` as an agent host runs it: a real process spoken to over its stdin and stdout.
 const bin = fileURLToPath(new URL('../../cli/dist/bin.js', import.meta.url));
@@ -52,7 +52,8 @@ describe('docs serve (stdio)', () => {
       'read_doc',
     ]);
     const search = await callTool(client, 'search_all', { topic: 'enable CORS' });
-    expect(search.data.searched).toEqual(['apiframe@3.1.0', 'testlib@1.0.0', 'webframe@2.0.0']);
+    expect(resultLibraries(search.text).sort()).toEqual(['apiframe@3.1.0', 'webframe@2.0.0']);
+    expect(search.text).toMatch(/from 2 of 3 libraries/);
     expect((await callTool(client, 'get_docs', { library: 'WEBFRAME', topic: 'cors' })).isError).toBe(false);
     const typo = await callTool(client, 'get_docs', { library: 'webfrme', topic: 'cors' });
     expect(typo.isError).toBe(true);
@@ -64,10 +65,7 @@ describe('docs serve (stdio)', () => {
   it('serves only the libraries given with --libs', async () => {
     const { client } = await serve('--libs', 'webframe', 'testlib@1.0.0');
     const listed = await callTool(client, 'list_libraries');
-    expect(listed.data.libraries.map((l: { library: string }) => l.library)).toEqual([
-      'testlib@1.0.0',
-      'webframe@2.0.0',
-    ]);
+    expect(listedLibraries(listed.text)).toEqual(['testlib@1.0.0', 'webframe@2.0.0']);
     expect((await callTool(client, 'get_docs', { library: 'apiframe', topic: 'cors' })).isError).toBe(true);
     await client.close();
   });
@@ -90,8 +88,8 @@ describe('docs serve (stdio)', () => {
     // Told by the store watcher, before any call.
     await expect.poll(() => changed, { timeout: 5000 }).toBeGreaterThan(0);
     const { tools } = await client.listTools();
-    expect(tools.find((t) => t.name === 'search_all')?.description).toContain('apiframe@3.1.0, webframe@2.0.0');
-    expect((await callTool(client, 'list_libraries')).data.libraries).toHaveLength(2);
+    expect(tools.find((t) => t.name === 'get_docs')?.description).toContain('Libraries: apiframe, webframe (');
+    expect(listedLibraries((await callTool(client, 'list_libraries')).text)).toHaveLength(2);
     await client.close();
   });
 

@@ -34,7 +34,9 @@ interface Slot {
 /**
  * Worker threads answering MCP and API requests (request-worker.ts), so `docs serve --http` searches on every
  * core: one Node thread answering 20 clients queues each request behind the others. A request goes to the worker
- * with the fewest requests in flight. A worker that fails fails only the requests it held and is replaced.
+ * with the fewest requests in flight, except that every MCP request of one session (its `Mcp-Session-Id`) goes to
+ * the same worker, which holds what that session was sent (see localHandler). A worker that fails fails only the
+ * requests it held and is replaced; its sessions are then answered in full again.
  */
 export class WorkerPool implements RequestHandler {
   readonly #script: string;
@@ -74,7 +76,8 @@ export class WorkerPool implements RequestHandler {
   }
 
   mcp(message: unknown, headers: Readonly<Record<string, string>>): Promise<HttpAnswer> {
-    return this.#send((id) => ({ kind: 'mcp', id, message, headers: { ...headers } }));
+    const session = headers['mcp-session-id'];
+    return this.#send((id) => ({ kind: 'mcp', id, message, headers: { ...headers } }), session || undefined);
   }
 
   api(method: string, url: string): Promise<HttpAnswer> {
@@ -95,14 +98,15 @@ export class WorkerPool implements RequestHandler {
     return this.#closing;
   }
 
-  #send(request: (id: number) => WorkerRequest): Promise<HttpAnswer> {
+  /** Sends a request to the worker of `session`, or without one to the least busy worker. */
+  #send(request: (id: number) => WorkerRequest, session?: string): Promise<HttpAnswer> {
     if (this.#closing) return Promise.reject(new Error('the server is closing'));
     const id = this.#nextId++;
-    // The least busy worker, ties taken in turn: a client asking one question at a time warms every worker's readers.
     const count = this.#slots.length;
-    let slot = this.#slots[id % count];
+    let slot = this.#slots[session === undefined ? id % count : hashOf(session) % count];
     if (!slot) return Promise.reject(new Error('no request worker is running (each failed to start again)'));
-    for (let i = 1; i < count; i++) {
+    // The least busy worker, ties taken in turn: a client asking one question at a time warms every worker's readers.
+    for (let i = 1; i < count && session === undefined; i++) {
       const other = this.#slots[(id + i) % count] as Slot;
       if (other.waiting.size < slot.waiting.size) slot = other;
     }
@@ -150,6 +154,16 @@ export class WorkerPool implements RequestHandler {
       });
     });
   }
+}
+
+/** A string's FNV-1a hash, a whole number in [0, 2^32): the same session id always picks the same worker. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }
 
 /** `--input-type`, alone or with its value: it stops a worker started from a file (it applies to `node -e` only). */

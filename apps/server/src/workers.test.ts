@@ -7,7 +7,7 @@ import { PackageStore, writePackage } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { callTool, installTestPackage, testPackages } from './__tests__/fixtures.js';
+import { callTool, installTestPackage, type ToolAnswer, testPackages } from './__tests__/fixtures.js';
 import { type RunningHttpServer, startHttpServer } from './index.js';
 
 // Worker threads exist only in the built server (the worker is a compiled file), so `docs serve --http --workers 2`
@@ -97,10 +97,34 @@ it('answers every tool over MCP exactly as a server answering on its own thread'
       expect(a, `${name} ${JSON.stringify(args)}`).toEqual(b);
     }
   }
-  expect((await callTool(threaded, 'get_docs', { library: 'webframe', topic: 'cors' })).text).toContain(
+  // The session was sent the section above: fresh asks for it again.
+  expect((await callTool(threaded, 'get_docs', { library: 'webframe', topic: 'cors', fresh: true })).text).toContain(
     'Enable CORS in webframe',
   );
 });
+
+it('sends every request of a session to one worker, which remembers what that session was sent', async () => {
+  const client = await connect(workersUrl);
+  const ask = { library: 'testlib', topic: 'fake timers' };
+  expect((await callTool(client, 'get_docs', ask)).text).toContain('Fake timers replace setTimeout');
+  // The two workers take requests without a session in turn: a memory on one of them only would show the content again.
+  for (let i = 0; i < 4; i++) {
+    const again = await callTool(client, 'get_docs', ask);
+    expect(again.text, `call ${i + 2}`).toMatch(/sent earlier/);
+    expect(again.text, `call ${i + 2}`).not.toContain('Fake timers replace setTimeout');
+  }
+});
+
+/** A tools/call POST without a session id, which goes to the least busy worker, ties taken in turn: its text. */
+async function sessionless(url: string, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const { result } = (await response.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+  return { isError: result.isError === true, text: result.content.map((c) => c.text).join('\n') };
+}
 
 it('answers the JSON API byte for byte as the in-process server, errors included', async () => {
   const origin = new URL(workersUrl).origin;
@@ -120,12 +144,11 @@ it('answers the JSON API byte for byte as the in-process server, errors included
 });
 
 it('sees a package installed and removed while it serves, on every worker', async () => {
-  const client = await connect(workersUrl);
   const listed = async () => {
-    // Four calls in a row reach both workers (each takes its turn when neither is busy).
+    // Four calls in a row without a session reach both workers (each takes its turn when neither is busy).
     const names = [];
     for (let i = 0; i < 4; i++) {
-      const answer = await callTool(client, 'get_docs', { library: 'latecomer', topic: 'cors' });
+      const answer = await sessionless(workersUrl, 'get_docs', { library: 'latecomer', topic: 'cors' });
       names.push(answer.isError ? 'missing' : 'found');
     }
     return names;

@@ -1,6 +1,7 @@
 import {
   isScoped as isScopedSearch,
   type SearchModels,
+  type SentSections,
   servedLatest as searchServedLatest,
   servedPackages as searchServedPackages,
 } from '@docs/search';
@@ -29,6 +30,22 @@ export interface DocsToolContext {
    * @default projectVersion asked for each name
    */
   readonly projectVersions?: (names: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+  /**
+   * Declare each tool's output schema and send its structured form (`structuredContent`) beside the text, for
+   * programs that read the answers' fields over MCP. Off by default: Claude Code, Codex and OpenCode give the model
+   * a result's structured form in place of its text whenever it has one, and the text is the answer written for
+   * the model (a search's sections are in it, not in the structured form); the four output schemas also cost more
+   * than the rest of tools/list together. The HTTP API answers with the structured form either way. @default false
+   */
+  readonly structuredContent?: boolean;
+  /**
+   * The memory of the session a tool call belongs to (`session`: its MCP session id, when the transport has one):
+   * get_docs and search_all list the sections it was sent in full before instead of sending them again, and add the
+   * ones they send (see SessionMemory). Undefined, or undefined for a session: every call is answered in full, as
+   * the CLI's are. Never one memory for calls of different sessions: each would be told another's sections were
+   * sent. @default none
+   */
+  readonly memory?: (session: string | undefined) => SentSections | undefined;
   /** Told of every failure a tool turned into an error result, for the server's log. */
   readonly onError?: (error: unknown, tool: string) => void;
 }

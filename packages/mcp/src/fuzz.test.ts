@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SEARCH_DEFAULTS } from '@docs/search';
 import { type DocumentInput, PackageStore, writePackage } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -41,7 +42,8 @@ beforeAll(async () => {
     await store.install(file, { move: true });
   }
   server = new McpServer({ name: 'docs-fuzz', version: '0.0.0' });
-  await registerDocsTools(server, { store });
+  // The budget is checked in the structured form (totalTokens), which the server sends when asked.
+  await registerDocsTools(server, { store, structuredContent: true });
   client = new Client({ name: 'fuzz', version: '0.0.0' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -114,7 +116,7 @@ describe('fuzzed tool calls', () => {
         expect(said).not.toMatch(/sqlite|fts5|failed unexpectedly|a bug in the docs server|\n\s+at .+:\d+:\d+/i);
         if (!result.isError) {
           const data = result.structuredContent as { totalTokens?: number; results?: unknown[] } | undefined;
-          const budget = typeof input.tokens === 'number' ? input.tokens : 2000;
+          const budget = typeof input.tokens === 'number' ? input.tokens : SEARCH_DEFAULTS.tokens;
           if (data?.totalTokens !== undefined && (name === 'get_docs' || name === 'search_all')) {
             expect(data.totalTokens).toBeLessThanOrEqual(budget);
           }

@@ -65,7 +65,8 @@ afterAll(async () => {
 
 async function connect() {
   const server = new McpServer({ name: 'docs-test', version: '0.0.0' });
-  await registerDocsTools(server, { store, models });
+  // The answers' fields are checked in their structured form, which the server sends when asked.
+  await registerDocsTools(server, { store, models, structuredContent: true });
   const client = new Client({ name: 'test-client', version: '0.0.0' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -2,4 +2,6 @@
 export type { DocsToolContext } from './context.js';
 export type { DocsTools } from './register.js';
 export { docsTools, registerDocsTools } from './register.js';
-export type { DocsTool } from './tool.js';
+export type { SessionMemoryLimits } from './session-memory.js';
+export { SessionMemories, SessionMemory } from './session-memory.js';
+export type { DocsTool, ToolCall } from './tool.js';

@@ -18,12 +18,12 @@ export const alternativesInput = z
   .max(MAX_ALTERNATIVES, `at most ${MAX_ALTERNATIVES} alternatives; keep those in the library's own terms`)
   .optional()
   .describe(
-    `Up to ${MAX_ALTERNATIVES} other phrasings of the topic in the docs' own terms, searched together with it in one call and fused into one ranked list (the topic counts most). Use them when the topic is in plain words and you know or can guess what the docs call it: API names, feature names, config keys, error names. E.g. topic "run code when the app starts up and shuts down", alternatives ["lifespan events", "startup shutdown event handlers"]. The answer says which phrasings found which results, so you learn the words that work.`,
+    'Other phrasings in the docs\' own terms (API, feature or config names), searched in the same call: topic "run code at startup", alternatives ["lifespan events"].',
   );
 
-/** One sentence for the tools' descriptions. */
+/** The tools' advice on phrasings, for their descriptions. */
 export const ALTERNATIVES_HINT =
-  "When the question is in plain words, pass 1-3 `alternatives` in the library's own terms (API names, feature names, config keys): they are searched in the same call, which finds sections that do not use your words. If the answer says the match is weak, the docs likely do not cover it: try other words or another library.";
+  "For a question in plain words, pass 1-3 `alternatives` in the library's own terms. A weak match means the docs likely do not cover it.";
 
 export const confidenceOutput = z
   .object({

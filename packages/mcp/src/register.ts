@@ -1,5 +1,4 @@
 import { classify } from '@docs/errors';
-import { formatPackageId } from '@docs/store';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type DocsToolContext, servedLatest } from './context.js';
@@ -22,8 +21,12 @@ export interface DocsTools {
   refresh(): Promise<boolean>;
 }
 
-/** How many libraries a description names before it points to list_libraries. */
-const NAMED_LIBRARIES = 40;
+/**
+ * How many library names, and characters of them, a description lists before it points to list_libraries: every session
+ * pays for the list before its first question, so past these it stops growing. Names only; list_libraries has
+ * versions.
+ */
+const NAMED_LIBRARIES = { count: 20, characters: 200 };
 
 /**
  * Registers list_libraries, get_docs, search_all and read_doc on an MCP server.
@@ -56,13 +59,16 @@ export async function registerDocsTools(server: McpServer, context: DocsToolCont
         title: tool.title,
         description: describe(tool, libraries),
         inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
+        // A tool that declares an output schema must answer with structuredContent (the MCP spec), so both or neither.
+        ...(context.structuredContent ? { outputSchema: tool.outputSchema } : {}),
         annotations: tool.annotations,
       },
-      async (args: unknown): Promise<CallToolResult> => {
+      async (args: unknown, extra: CallExtra): Promise<CallToolResult> => {
         try {
+          const sent = context.memory?.(sessionOf(extra));
           // The SDK has parsed `args` with this tool's inputSchema, defaults filled in.
-          return forMcp(tool, await tool.handler(args as never, context));
+          const result = await tool.handler(args as never, context, sent ? { sent } : {});
+          return forMcp(tool, result, context.structuredContent === true);
         } catch (error) {
           context.onError?.(error, tool.name);
           return failure(explain(tool, error));
@@ -76,9 +82,35 @@ export async function registerDocsTools(server: McpServer, context: DocsToolCont
   return { refresh };
 }
 
-/** The result as MCP sends it: the tool's own structured form for MCP, when it has one. */
-function forMcp(tool: DocsTool, result: CallToolResult): CallToolResult {
-  if (!tool.structuredForMcp || result.structuredContent === undefined) return result;
+/** What the SDK tells a tool handler of its request, as far as the session goes. */
+interface CallExtra {
+  readonly sessionId?: string | undefined;
+  readonly requestInfo?: { readonly headers: Readonly<Record<string, string | string[] | undefined>> } | undefined;
+}
+
+/**
+ * The session a call belongs to: the transport's session id (the SDK's stateful transports), else the
+ * `Mcp-Session-Id` header its HTTP request carried (a server that answers each request on its own but hands out
+ * session ids); undefined for stdio and sessionless HTTP.
+ */
+function sessionOf(extra: CallExtra): string | undefined {
+  if (extra.sessionId) return extra.sessionId;
+  const header = extra.requestInfo?.headers['mcp-session-id'];
+  const id = Array.isArray(header) ? header[0] : header;
+  return id === '' ? undefined : id;
+}
+
+/**
+ * The result as MCP sends it: its text alone, or with `structured` the tool's own structured form for MCP (when it
+ * has one) beside it.
+ */
+function forMcp(tool: DocsTool, result: CallToolResult, structured: boolean): CallToolResult {
+  if (result.structuredContent === undefined) return result;
+  if (!structured) {
+    const { structuredContent: _structured, ...text } = result;
+    return text;
+  }
+  if (!tool.structuredForMcp) return result;
   return { ...result, structuredContent: tool.structuredForMcp(result.structuredContent as never) };
 }
 
@@ -90,13 +122,20 @@ function describe(tool: DocsTool, libraries: string): string {
 async function librariesLine(context: DocsToolContext): Promise<string> {
   // A store that cannot be read now may be readable at the next call, which says why if not.
   const served = await servedLatest(context).then(
-    (packages) => packages.map(formatPackageId),
+    (packages) => packages.map((p) => p.name),
     () => [],
   );
   if (served.length === 0) return 'No libraries are installed yet; list_libraries shows them once some are added.';
-  const named = served.slice(0, NAMED_LIBRARIES).join(', ');
-  const rest = served.length > NAMED_LIBRARIES ? `, and ${served.length - NAMED_LIBRARIES} more (list_libraries)` : '';
-  return `Libraries available: ${named}${rest}.`;
+  const named: string[] = [];
+  let characters = 0;
+  for (const name of served) {
+    // A name is at most 214 characters (the store's limit, npm's), so the first always fits.
+    characters += name.length + 2;
+    if (named.length === NAMED_LIBRARIES.count || (named.length > 0 && characters > NAMED_LIBRARIES.characters)) break;
+    named.push(name);
+  }
+  const rest = served.length > named.length ? `, and ${served.length - named.length} more` : '';
+  return `Libraries: ${named.join(', ')}${rest} (versions: list_libraries).`;
 }
 
 /**

@@ -38,6 +38,7 @@ export function renderSearch(response: SearchResponse, tool: 'get_docs' | 'searc
     nextPage: (offset) => `call ${tool} again with offset ${offset}`,
     rest: 'read_doc has the rest',
     afterIndex: 'Read a page with read_doc (library, path), or search again with format "full".',
+    sentEarlier: `Results marked "sent earlier" were sent in full earlier in this session and are not repeated: ${tool} with fresh: true sends them again.`,
   });
 }
 

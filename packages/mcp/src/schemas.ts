@@ -4,13 +4,17 @@ import { confidenceOutput, phrasingsOutput } from './phrasings.js';
 
 // Shared pieces of the tools' input and output schemas. Bounds keep one call's answer
 // within what an agent's context can take; the search engine accepts wider values.
+//
+// Every session pays for the input schemas before its first question (tools/list), so each description says what
+// the field means in a few words and leaves its bounds and default to the schema's own keywords (minimum, maximum,
+// maxLength, default), which the model reads with it. The test in tools-list.test.ts holds the list to its budget.
 
 export const libraryInput = z
   .string()
   .min(1)
   .max(300)
   .describe(
-    'Library name as list_libraries shows it, e.g. "vitest"; or name@version ("vitest@3.2.4", or a range such as "vitest@3"). Case-insensitive. A bare name uses the highest installed version.',
+    'Name ("vitest"), name@version or range ("vitest@3"). A bare name: the version the project uses, else the highest.',
   );
 
 export const versionInput = z
@@ -18,14 +22,14 @@ export const versionInput = z
   .min(1)
   .max(128)
   .optional()
-  .describe('Version or semver range to use when `library` is a bare name. Default: the highest installed version.');
+  .describe('Version or range, for a bare `library` name.');
 
 export const topicInput = z
   .string()
   .min(1)
   .max(1000)
   .describe(
-    `What to look for, in a few specific words: an API or option name, a config key, an error message or a short task ("fake timers", "configure coverage thresholds"). Do not repeat the library name. At most 1000 characters; the first ${RANKING_DEFAULTS.maxTerms} words are searched.`,
+    `A few specific words: an API or option name, config key, error message, short task; not a sentence, not the library name. The first ${RANKING_DEFAULTS.maxTerms} are searched.`,
   );
 
 export const tokensInput = z
@@ -34,24 +38,14 @@ export const tokensInput = z
   .min(100)
   .max(20_000)
   .default(SEARCH_DEFAULTS.tokens)
-  .describe(
-    `Token budget over the content of all results (100 to 20000). Default ${SEARCH_DEFAULTS.tokens}. Ignored by the index format.`,
-  );
+  .describe("Token budget for all results' content.");
 
 export const formatInput = z
   .enum(['full', 'index'])
   .default(SEARCH_DEFAULTS.format)
-  .describe(
-    '"full": each result with its markdown content; "index": titles, paths and scores only, to scan many results cheaply before reading some. Default "full".',
-  );
+  .describe('"index": titles and paths only, to scan many cheaply.');
 
-export const limitInput = z
-  .number()
-  .int()
-  .min(1)
-  .max(50)
-  .default(SEARCH_DEFAULTS.limit)
-  .describe(`Results per page (1 to 50). Default ${SEARCH_DEFAULTS.limit}.`);
+export const limitInput = z.number().int().min(1).max(50).default(SEARCH_DEFAULTS.limit).describe('Results per page.');
 
 export const offsetInput = z
   .number()
@@ -59,16 +53,17 @@ export const offsetInput = z
   .min(0)
   .max(10_000)
   .default(SEARCH_DEFAULTS.offset)
-  .describe(
-    `Results to skip, for the next page: pass the nextOffset of the previous answer. Default ${SEARCH_DEFAULTS.offset}.`,
-  );
+  .describe("The previous answer's nextOffset, for the next page.");
 
 export const modeInput = z
   .enum(['lexical', 'hybrid'])
   .optional()
-  .describe(
-    '"lexical": match the words of the topic; "hybrid": also match by meaning, for libraries whose docs have vectors. Default: hybrid wherever the docs have vectors and this server has their model, else lexical. The answer says which ran in `retrieval`.',
-  );
+  .describe('"hybrid" also matches by meaning. Default: hybrid where the docs have vectors.');
+
+export const freshInput = z
+  .boolean()
+  .default(false)
+  .describe('true: also resend the sections this session was sent before.');
 
 export const retrievalOutput = z
   .object({
@@ -102,6 +97,10 @@ export const docResultOutput = z.object({
     .describe(
       "Markdown of the section. get_docs and search_all send it once, in the reply's text block under this result's header, and leave it out here",
     ),
+  sentEarlier: z
+    .literal(true)
+    .optional()
+    .describe('This MCP session was sent the section in full before: its content is left out, and cost no budget'),
 });
 
 /** A search response, field for field as `SearchResponse` says (checked below): what getDocs and searchAll answer. */

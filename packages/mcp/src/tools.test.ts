@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SEARCH_DEFAULTS } from '@docs/search';
 import { type DocumentInput, PackageStore, writePackage } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -64,10 +65,13 @@ async function install(store: PackageStore, name: string, version: string, docs:
   await store.install(file, { move: true });
 }
 
-/** A real client talking to a real server over a linked in-memory pair. */
+/**
+ * A real client talking to a real server over a linked in-memory pair. The answers' fields are checked in their
+ * structured form, which the server sends when asked (tools-list.test.ts checks the default: the text alone).
+ */
 async function connect(context: DocsToolContext) {
   const server = new McpServer({ name: 'docs-test', version: '0.0.0' });
-  await registerDocsTools(server, context);
+  await registerDocsTools(server, { structuredContent: true, ...context });
   const client = new Client({ name: 'test-client', version: '0.0.0' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -107,7 +111,7 @@ afterAll(async () => {
 });
 
 describe('the tool list', () => {
-  it('has four read-only tools with schemas, output schemas and descriptions naming the libraries', async () => {
+  it('has four read-only tools with schemas, output schemas (when asked for) and a description naming the libraries', async () => {
     const { client } = await connect({ store: full });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['list_libraries', 'get_docs', 'search_all', 'read_doc']);
@@ -115,7 +119,7 @@ describe('the tool list', () => {
       expect(tool.title).toBeTruthy();
       expect(tool.description?.length).toBeGreaterThan(100);
       expect(tool.outputSchema?.type).toBe('object');
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
       }
@@ -123,7 +127,7 @@ describe('the tool list', () => {
     const getDocs = tools.find((t) => t.name === 'get_docs');
     expect(getDocs?.inputSchema.required).toEqual(['library', 'topic']);
     expect(getDocs?.inputSchema.properties?.tokens).toMatchObject({ type: 'integer', minimum: 100, maximum: 20000 });
-    expect(getDocs?.description).toContain('Libraries available: apiframe@3.1.0, testlib@1.0.0, webframe@2.0.0.');
+    expect(getDocs?.description).toContain('Libraries: apiframe, testlib, webframe (versions: list_libraries).');
   });
 });
 
@@ -159,7 +163,7 @@ describe('get_docs', () => {
     expect(answer.status).toBe('ok');
     expect(answer.searched).toEqual(['testlib@1.0.0']);
     expect(answer.results[0]).toMatchObject({ library: 'testlib@1.0.0', path: 'guide/timers.md', score: 1 });
-    expect(answer.totalTokens).toBeLessThanOrEqual(2000);
+    expect(answer.totalTokens).toBeLessThanOrEqual(SEARCH_DEFAULTS.tokens);
     expect(text(result)).toMatch(/^## testlib@1\.0\.0 · Timers · guide\/timers\.md \(score 1\.00\)\n\nFake timers/);
     // Each section travels once: its content in the text the model reads, not again in the structured form.
     expect(answer.results[0].content).toBeUndefined();
@@ -357,9 +361,7 @@ describe('scoped to some libraries (docs serve --libs)', () => {
     expect(listed.libraries.map((l: { library: string }) => l.library)).toEqual(['testlib@0.9.0', 'webframe@2.0.0']);
     expect(listed.message).toContain('scoped to webframe, testlib@0.9');
     const { tools } = await client.listTools();
-    expect(tools.find((t) => t.name === 'search_all')?.description).toContain(
-      'Libraries available: testlib@0.9.0, webframe@2.0.0.',
-    );
+    expect(tools.find((t) => t.name === 'get_docs')?.description).toContain('Libraries: testlib, webframe (');
   });
 
   it('refuses other libraries with the served ones listed, and gives a bare name its served version', async () => {
@@ -413,7 +415,7 @@ describe('a store that changes while the server runs', () => {
     expect(search.searched).toEqual(['apiframe@3.1.0', 'webframe@2.0.0']);
     await expect.poll(() => changes).toBe(1);
     const { tools } = await client.listTools();
-    expect(tools.find((t) => t.name === 'get_docs')?.description).toContain('apiframe@3.1.0, webframe@2.0.0');
+    expect(tools.find((t) => t.name === 'get_docs')?.description).toContain('Libraries: apiframe, webframe (');
 
     await store.remove('webframe');
     const gone = await call('get_docs', { library: 'webframe', topic: 'cors' });

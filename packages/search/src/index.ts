@@ -24,4 +24,5 @@ export type { MarkdownTextStyle, PlainTextStyle, TextStyle } from './render-text
 export { renderText } from './render-text.js';
 export type { Confidence, DocResult, PhrasingReport, RetrievalInfo, SearchResponse, SearchStatus } from './results.js';
 export { getDocs, searchAll } from './search.js';
+export type { SentSections } from './sent-sections.js';
 export { STOP_WORDS } from './stop-words.js';

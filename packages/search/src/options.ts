@@ -2,6 +2,7 @@ import { SearchOptionError } from './errors.js';
 import type { LibraryScope } from './library-scope.js';
 import type { SearchModels } from './models.js';
 import { type RankingConfig, resolveRanking } from './ranking.js';
+import type { SentSections } from './sent-sections.js';
 
 /** `lexical`: BM25 alone. `hybrid`: BM25 and vector similarity fused, where a package has vectors and their model is here. */
 export type RetrievalMode = 'lexical' | 'hybrid';
@@ -11,7 +12,7 @@ export type ResultFormat = 'full' | 'index';
 
 /** What a caller chooses, with its default where it has one ({@link SEARCH_DEFAULTS}). */
 export interface SearchOptions {
-  /** Token budget over the content of all results; 0 means no budget. Ignored for `index`. @default SEARCH_DEFAULTS.tokens (2000) */
+  /** Token budget over the content of all results; 0 means no budget. Ignored for `index`. @default SEARCH_DEFAULTS.tokens (1500) */
   readonly tokens?: number;
   /** Results per page. @default SEARCH_DEFAULTS.limit (10) */
   readonly limit?: number;
@@ -39,6 +40,13 @@ export interface SearchOptions {
    */
   readonly alternatives?: readonly string[];
   /**
+   * What the caller was sent in full before (an MCP session's memory): in the full format each section it holds is
+   * listed without its content (`sentEarlier`) and costs nothing against the budget, and each section sent in full
+   * now is added to it; the index format sends no content and is unchanged. Paging is unchanged: such a section
+   * still counts toward `limit`, `offset` and `total`. @default none
+   */
+  readonly sent?: SentSections;
+  /**
    * Ranking knobs other than their defaults ({@link RANKING_KNOBS} says what each does): for evaluating a
    * change before it becomes a default. @default RANKING_DEFAULTS
    */
@@ -49,9 +57,15 @@ export interface SearchOptions {
  * The defaults of what a caller chooses, written here once: the MCP tools' schemas, the CLI's flags and the
  * benchmark read them. (`@docs/rank`'s tokenBudget has a default budget of its own, as a library published alone;
  * a search always passes its budget.)
+ *
+ * `tokens`: the smallest budget whose answers hold a correct section as often as larger ones (`pnpm eval --budgets`,
+ * 2026-11-27): with the questions' alternative phrasings, dev 96.7% at 1,000, 1,500 and 2,000 tokens, external
+ * 91.7 → 95.8% from 1,000 to 1,500 and no higher at 2,000; without them dev 90.0 / 95.0 / 96.7% and external
+ * 85.4 / 89.6 / 89.6%. Answers at 1,500 take a quarter fewer tokens than at 2,000 (median 1,267 against 1,636 on dev);
+ * 4,000 gains one question in each set for twice the tokens.
  */
 export const SEARCH_DEFAULTS = Object.freeze({
-  tokens: 2000,
+  tokens: 1500,
   limit: 10,
   offset: 0,
   format: 'full' as ResultFormat,
@@ -84,6 +98,7 @@ export interface ResolvedOptions extends RankingConfig {
   readonly models: SearchModels | undefined;
   readonly rerank: boolean;
   readonly signal: AbortSignal | undefined;
+  readonly sent: SentSections | undefined;
 }
 
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
@@ -97,6 +112,7 @@ export function resolveOptions(options: SearchOptions): ResolvedOptions {
     models: options.models,
     rerank: options.rerank ?? SEARCH_DEFAULTS.rerank,
     signal: options.signal,
+    sent: options.sent,
     ...resolveRanking(options.ranking ?? {}, (message) => new SearchOptionError(message)),
   };
   const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {

@@ -31,6 +31,11 @@ export interface MarkdownTextStyle {
   readonly rest: string;
   /** The index format's last sentence: how to read what it lists. */
   readonly afterIndex: string;
+  /**
+   * A sentence for an answer that lists sections sent earlier (SearchOptions.sent) by their header alone, e.g. how
+   * to have them sent again. @default none
+   */
+  readonly sentEarlier?: string;
 }
 
 /**
@@ -48,7 +53,8 @@ export function renderText(response: SearchResponse, style: TextStyle): string {
   const notes = style.layout === 'markdown' ? (response.warnings ?? []).map((w) => `Note: ${w}`) : [];
   const retrieval = retrievalLines(response.retrieval, style);
   if (response.results.length === 0) return [response.message, ...notes, ...retrieval].join('\n');
-  const index = response.results.every((r) => r.content === undefined);
+  // In the full format a result without content is one sent earlier; the index format never marks one so.
+  const index = response.results.every((r) => r.content === undefined && r.sentEarlier === undefined);
   // At a terminal a weak answer says so first, before results that look confident.
   const weakFirst = style.layout === 'plain' && response.confidence?.weak === true;
   const lines = weakFirst ? [response.message, ''] : [];
@@ -63,12 +69,15 @@ export function renderText(response: SearchResponse, style: TextStyle): string {
 function resultLines(r: DocResult, index: boolean, style: TextStyle): string[] {
   const label = `${r.library} · ${headingTrail(r).join(' > ')} · ${r.path}`;
   const score = r.score.toFixed(2);
+  const earlier = r.sentEarlier ? ', sent earlier' : '';
   if (style.layout === 'plain') {
-    const head = `── ${label} · score ${score} · ${r.tokens} tokens${r.truncated ? ' · truncated' : ''}`;
+    const head = `── ${label} · score ${score} · ${r.tokens} tokens${r.truncated ? ' · truncated' : ''}${r.sentEarlier ? ' · sent earlier' : ''}`;
     return r.content === undefined ? [head] : [head, '', r.content, ''];
   }
   if (index) return [`- ${label} (score ${score}, ${r.tokens} tokens)`];
-  return [`## ${label} (score ${score}${r.truncated ? `, truncated: ${style.rest}` : ''})`, '', r.content ?? '', ''];
+  // Its header alone: the caller has its content.
+  if (r.content === undefined) return [`## ${label} (score ${score}${earlier})`, ''];
+  return [`## ${label} (score ${score}${r.truncated ? `, truncated: ${style.rest}` : ''})`, '', r.content, ''];
 }
 
 /** One line naming what each phrasing found: `"lifespan events" → 1, 2; "startup" → none`. */
@@ -88,7 +97,8 @@ function closing(response: SearchResponse, index: boolean, weakFirst: boolean, s
   }
   const tokens = index ? '' : `; ${totalTokens} tokens`;
   const more = nextOffset === undefined ? '' : ` More: ${style.nextPage(nextOffset)}.`;
-  return `${message}${tokens}.${more}${index ? ` ${style.afterIndex}` : ''}`;
+  const earlier = style.sentEarlier && response.results.some((r) => r.sentEarlier) ? ` ${style.sentEarlier}` : '';
+  return `${message}${tokens}.${more}${earlier}${index ? ` ${style.afterIndex}` : ''}`;
 }
 
 /**

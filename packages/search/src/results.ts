@@ -23,8 +23,13 @@ export interface DocResult {
   readonly tokens: number;
   /** True when the content was cut to fit the token budget. */
   readonly truncated: boolean;
-  /** The section's markdown; absent in the `index` format. */
+  /** The section's markdown; absent in the `index` format, and when it was sent earlier. */
   readonly content?: string;
+  /**
+   * True when the caller was sent this section in full before (SearchOptions.sent): its content is left out, and
+   * cost nothing against the budget. Absent otherwise.
+   */
+  readonly sentEarlier?: true;
 }
 
 /** Why a response has the results it has. */

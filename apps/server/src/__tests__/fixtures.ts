@@ -47,12 +47,10 @@ export async function installTestPackage(home: string, name: keyof typeof testPa
   await store.close();
 }
 
-/** What a tool call answered, flattened for assertions. */
+/** What a tool call answered, flattened for assertions: its text, which is all a server sends by default. */
 export interface ToolAnswer {
   readonly isError: boolean;
   readonly text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: structured content is checked field by field
-  readonly data: any;
 }
 
 /** Calls a tool through a real client. */
@@ -61,8 +59,17 @@ export async function callTool(client: Client, name: string, args: Record<string
   return {
     isError: result.isError === true,
     text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'),
-    data: result.structuredContent ?? {},
   };
+}
+
+/** The library of each result of a search's text, in order (`## webframe@2.0.0 · CORS · middleware/cors.md …`). */
+export function resultLibraries(text: string): string[] {
+  return [...text.matchAll(/^## (\S+) · /gm)].map((m) => m[1] as string);
+}
+
+/** The libraries list_libraries' text lists (`- webframe@2.0.0: 1 sections, …`), in order. */
+export function listedLibraries(text: string): string[] {
+  return [...text.matchAll(/^- (\S+): /gm)].map((m) => m[1] as string);
 }
 
 /** Terminal escapes a hostile package plants in its text: OSC 0 (title), OSC 52 (clipboard), CSI 2J, C1 CSI and OSC. */

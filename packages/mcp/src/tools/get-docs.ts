@@ -6,6 +6,7 @@ import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, structuredSearchOutput, unresolvedOutput } from '../render.js';
 import {
   formatInput,
+  freshInput,
   libraryInput,
   limitInput,
   modeInput,
@@ -15,6 +16,7 @@ import {
   topicInput,
   versionInput,
 } from '../schemas.js';
+import { sentAfresh } from '../session-memory.js';
 import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({
@@ -27,6 +29,7 @@ const inputSchema = z.object({
   limit: limitInput,
   offset: offsetInput,
   mode: modeInput,
+  fresh: freshInput,
 });
 
 /** `get_docs`: search one library. */
@@ -34,19 +37,16 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
   name: 'get_docs',
   title: 'Search one library',
   description: [
-    "Search one library's installed documentation and get the best-matching sections as markdown, within a token budget.",
-    'Use it when you know which library a question is about: how to use an API or option, what an error means, how to do a task with it.',
-    'A good topic is a few specific words, e.g. "fake timers", "coverage thresholds", "TypeError: fetch failed"; not a whole sentence, and without the library name.',
-    'Results are ranked (score 1 is the best match); each gives the document path, which read_doc takes to read the whole page.',
-    'Use format "index" to scan many results cheaply. An unknown library returns an error listing the installed libraries and the closest name.',
+    "The best-matching sections of one library's installed docs, as markdown within a token budget.",
+    'Use it when you know the library: how to use an API or option, what an error means, how to do a task.',
     ALTERNATIVES_HINT,
   ].join(' '),
   listsLibraries: true,
   inputSchema,
   outputSchema: searchOutput,
   structuredForMcp: structuredSearchOutput,
-  annotations: { title: 'Search one library', ...READ_ONLY },
-  async handler(args, context) {
+  annotations: READ_ONLY,
+  async handler(args, context, call) {
     const projectVersion = await projectVersionOf(context, args.library, args.version);
     // The search resolves the library, within the server's scope, and words what could not be resolved.
     const response = await getDocs(context.store, args.library, args.topic, {
@@ -60,6 +60,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       ...(context.models ? { models: context.models } : {}),
       ...(projectVersion ? { projectVersion } : {}),
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
+      ...(call?.sent ? { sent: args.fresh ? sentAfresh(call.sent) : call.sent } : {}),
     });
     const unresolved = unresolvedOf(response);
     if (unresolved) return answer(unresolvedOutput(unresolved), renderUnresolved(unresolved), true);

@@ -32,14 +32,12 @@ const outputSchema = z.object({
 export const listLibrariesTool: DocsTool<typeof inputSchema, typeof outputSchema> = {
   name: 'list_libraries',
   title: 'List documentation libraries',
-  description: [
-    'List the documentation libraries installed on this machine: each name@version with its description, number of sections and size.',
-    'Call it to see which libraries get_docs, search_all and read_doc can answer from, and the exact names and versions they accept.',
-  ].join(' '),
+  description:
+    'List the installed documentation libraries (name@version, description, sections, size): what the other tools can answer from.',
   listsLibraries: false,
   inputSchema,
   outputSchema,
-  annotations: { title: 'List documentation libraries', ...READ_ONLY },
+  annotations: READ_ONLY,
   async handler(_args, context) {
     const libraries = [];
     for (const pkg of await servedPackages(context)) {

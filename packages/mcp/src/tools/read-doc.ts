@@ -7,27 +7,10 @@ import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({
   library: libraryInput,
-  path: z
-    .string()
-    .min(1)
-    .max(1000)
-    .describe(
-      'Document path inside the library, as a search result gives it, e.g. "guide/mocking.md" (the extension may be left out).',
-    ),
+  path: z.string().min(1).max(1000).describe('Page path, as a search result gives it ("guide/mocking.md").'),
   version: versionInput,
-  tokens: z
-    .number()
-    .int()
-    .min(100)
-    .max(20_000)
-    .default(5000)
-    .describe('At most this many tokens of the page (100 to 20000). Default 5000. Longer pages come in parts.'),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe('Character offset to start at: the nextOffset of the previous part. Default 0 (the start of the page).'),
+  tokens: z.number().int().min(100).max(20_000).default(5000).describe('Tokens of the page per part.'),
+  offset: z.number().int().min(0).default(0).describe("Where to start: the previous part's nextOffset."),
 });
 
 const outputSchema = z.object({
@@ -55,16 +38,15 @@ export const readDocTool: DocsTool<typeof inputSchema, typeof outputSchema> = {
   name: 'read_doc',
   title: 'Read a documentation page',
   description: [
-    'Read one whole documentation page of a library, by the path a get_docs or search_all result gave (e.g. "guide/mocking.md").',
-    'Use it when a search result is truncated or you need the surrounding page: every section, code examples and all, in order.',
-    'Long pages come in parts: when the answer has nextOffset, call again with offset set to it for the next part.',
+    'Read a whole page by the library and path a search result gave: for a truncated result or the page around it.',
+    'Long pages come in parts: call again with offset set to the nextOffset the answer gives.',
   ].join(' '),
   listsLibraries: false,
   inputSchema,
   outputSchema,
   // The page travels once, in the text the model reads.
   structuredForMcp: ({ content: _content, ...rest }) => rest,
-  annotations: { title: 'Read a documentation page', ...READ_ONLY },
+  annotations: READ_ONLY,
   async handler(args, context) {
     // The search resolves the library within the server's scope; the page is looked up inside the package, never
     // on disk, so no path reaches outside it.

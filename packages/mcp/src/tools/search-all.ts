@@ -1,11 +1,11 @@
 import { searchAll } from '@docs/search';
 import { z } from 'zod';
 import { type DocsToolContext, servedPackages } from '../context.js';
-import { ALTERNATIVES_HINT, alternativesInput } from '../phrasings.js';
+import { alternativesInput } from '../phrasings.js';
 import { renderSearch, renderUnresolved, structuredSearchOutput } from '../render.js';
 import {
   formatInput,
-  libraryInput,
+  freshInput,
   limitInput,
   modeInput,
   offsetInput,
@@ -13,24 +13,25 @@ import {
   tokensInput,
   topicInput,
 } from '../schemas.js';
+import { sentAfresh } from '../session-memory.js';
 import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({
   topic: topicInput,
   alternatives: alternativesInput,
   libraries: z
-    .array(libraryInput)
+    // Items undescribed: the field's description says what each is, and tools/list is paid for by every session.
+    .array(z.string().min(1).max(300))
     .min(1)
     .max(50)
     .optional()
-    .describe(
-      'Search only these libraries (names or name@version, as list_libraries shows them). Default: every installed library, the highest version of each.',
-    ),
+    .describe('Only these libraries (names or name@version). Default: every installed library.'),
   tokens: tokensInput,
   format: formatInput,
   limit: limitInput,
   offset: offsetInput,
   mode: modeInput,
+  fresh: freshInput,
 });
 
 /** `search_all`: search every installed library (or some) at once. */
@@ -38,19 +39,15 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
   name: 'search_all',
   title: 'Search all libraries',
   description: [
-    'Search the documentation of every installed library at once (or of those in `libraries`) and get the best sections as markdown, merged into one ranked list within one token budget.',
-    'Each result names its library (name@version), so you know where each answer comes from.',
-    'Use it when you do not know which library documents something, when a task spans several libraries, or to compare them; use get_docs when you know the library.',
-    'A good topic is a few specific words: an API or option name, an error message or a short task ("enable CORS", "retry failed requests").',
-    'Use format "index" to scan many results cheaply, and read_doc to read a whole page.',
-    ALTERNATIVES_HINT,
+    'Search every installed library at once (or `libraries`): one ranked list within one token budget, each result naming its library.',
+    'Use it when you do not know which library documents something, or a task spans several.',
   ].join(' '),
-  listsLibraries: true,
+  listsLibraries: false,
   inputSchema,
   outputSchema: searchOutput,
   structuredForMcp: structuredSearchOutput,
-  annotations: { title: 'Search all libraries', ...READ_ONLY },
-  async handler(args, context) {
+  annotations: READ_ONLY,
+  async handler(args, context, call) {
     // The search resolves every library named, within the server's scope, so nothing outside it is reached.
     const response = await searchAll(context.store, args.topic, {
       tokens: args.tokens,
@@ -63,6 +60,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       ...(args.libraries ? { libraries: args.libraries } : {}),
       ...(context.libraries ? { scope: context.libraries } : {}),
       ...(context.projectVersion || context.projectVersions ? { projectVersions: await projectVersions(context) } : {}),
+      ...(call?.sent ? { sent: args.fresh ? sentAfresh(call.sent) : call.sent } : {}),
     });
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
     const isError = response.status === 'unknown-library' || response.status === 'unknown-version';

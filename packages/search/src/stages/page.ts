@@ -4,6 +4,7 @@ import { ANSWER_LIMITS, shortBreadcrumb, shortLabel } from '../answer-limits.js'
 import { nearRepeats } from '../near-duplicates.js';
 import type { ResolvedOptions } from '../options.js';
 import type { DocResult } from '../results.js';
+import { sectionKey } from '../sent-sections.js';
 import type { Candidate } from './merge.js';
 import type { Target } from './target.js';
 
@@ -57,7 +58,8 @@ export async function pageOf(merged: readonly Candidate[], options: ResolvedOpti
   // Joining serves reading, so only the full format does it; an index entry points at one section.
   const { page, results, shown } =
     options.format === 'full' ? await withContent(pageSections, contents, options) : indexPage(pageSections);
-  const totalTokens = options.format === 'index' ? 0 : results.reduce((sum, r) => sum + r.tokens, 0);
+  const totalTokens =
+    options.format === 'index' ? 0 : results.reduce((sum, r) => sum + (r.content === undefined ? 0 : r.tokens), 0);
   const next = options.offset + shown;
   return { ranked, page, results, totalTokens, nextOffset: shown > 0 && next < ranked.length ? next : undefined };
 }
@@ -87,8 +89,11 @@ function unite(a: readonly number[] | undefined, b: readonly number[] | undefine
   return [...new Set([...a, ...b])];
 }
 
-/** A result of a group; its labels cut to ANSWER_LIMITS, since a package's strings are as long as its maker chose. */
-function toResult(group: Group, content: string | undefined, tokens?: number): DocResult {
+/**
+ * A result of a group; its labels cut to ANSWER_LIMITS, since a package's strings are as long as its maker chose.
+ * `content` undefined: the index format, or a section the caller was sent earlier (`sentEarlier`).
+ */
+function toResult(group: Group, content: string | undefined, tokens?: number, sentEarlier = false): DocResult {
   const first = group.members[0] as ChunkHit;
   const breadcrumb = shortBreadcrumb(first.breadcrumb);
   return {
@@ -102,6 +107,7 @@ function toResult(group: Group, content: string | undefined, tokens?: number): D
     truncated: false,
     ...(group.members.length > 1 ? { sections: group.members.map((m) => shortBreadcrumb(m.breadcrumb)) } : {}),
     ...(content === undefined ? {} : { content }),
+    ...(sentEarlier ? { sentEarlier } : {}),
   };
 }
 
@@ -178,7 +184,11 @@ interface PageCut {
   readonly shown: number;
 }
 
-/** The index format's page: every section of it, one result each, with no content and so no budget. */
+/**
+ * The index format's page: every section of it, one result each, with no content and so no budget. It sends no
+ * section, so what the caller was sent changes nothing: a result without content in the full format is one sent
+ * earlier, in the index format every result.
+ */
 function indexPage(pageSections: readonly Group[]): PageCut {
   return {
     page: [...pageSections],
@@ -187,13 +197,24 @@ function indexPage(pageSections: readonly Group[]): PageCut {
   };
 }
 
+/** The key of a section in what the caller was sent (SentSections). */
+function keyOf(target: Target, hit: ChunkHit): string {
+  return sectionKey(target.label, hit);
+}
+
 /**
  * The full format's page: its sections in order, each joined to the block of
  * its document it follows (a block starts at its best section and is labelled
  * by it, so a section before it in the document stays a result of its own),
  * while the token budget holds. The page ends at the first section that does
- * not fit, so the next page starts with it; the first section is never left
- * out for being large, but cut to fit the whole budget.
+ * not fit, so the next page starts with it; the first section with content is
+ * never left out for being large, but cut to fit the whole budget.
+ *
+ * A section the caller was sent in full before (`options.sent`) is listed
+ * without its content and costs nothing, so the budget goes to the sections
+ * after it; it joins no block and ends the one before it, so a joined result
+ * stays a run of its document. Each section sent in full is added to
+ * `options.sent`; one cut to fit is not, as it was not sent in full.
  *
  * A section costs its tokens as the package counted them, or more when its
  * bytes say it is larger (textCost at ANSWER_LIMITS.bytesPerToken): a package
@@ -206,22 +227,30 @@ async function withContent(
   options: ResolvedOptions,
 ): Promise<PageCut> {
   const budget = options.tokens === 0 ? Number.POSITIVE_INFINITY : options.tokens;
+  const { sent } = options;
   const blocks: Block[] = [];
   const lastInDocument = new Map<string, Map<number, Block>>();
   let spent = 0;
   let shown = 0;
+  let filled = 0;
   // Each section's cost needs its content; the near-duplicate pass has read most of them already.
   await contents.load(pageSections);
   for (const section of pageSections) {
     const hit = section.members[0] as ChunkHit;
+    if (sent?.has(keyOf(section.target, hit))) {
+      blocks.push({ ...section, members: [hit], sentEarlier: true });
+      shown += 1;
+      continue;
+    }
     const key = `${section.target.label}\0${hit.documentId}`;
     const ends = lastInDocument.get(key) ?? new Map<number, Block>();
     const block = ends.get(hit.ord - 1);
     const cost =
       sectionCost(section.target, hit, contents) + (block ? headingTokens(block.members.at(-1) as ChunkHit, hit) : 0);
-    if (spent + cost > budget && shown > 0) break;
+    if (spent + cost > budget && filled > 0) break;
     spent += cost;
     shown += 1;
+    filled += 1;
     ends.delete(hit.ord - 1);
     if (block) {
       block.members.push(hit);
@@ -236,10 +265,12 @@ async function withContent(
     if (spent > budget) break;
   }
   const results = blocks.map((block) => {
+    if (block.sentEarlier) return toResult(block, undefined, undefined, true);
     const text = blockText(block, contents);
     return toResult(block, text.content, text.tokens);
   });
-  const top = results[0];
+  const first = results.findIndex((r) => r.content !== undefined);
+  const top = results[first];
   if (top && top.tokens > budget) {
     // The first section alone is larger than the whole budget: its best part, cut at a paragraph if one fits.
     const [cut] = tokenBudget([{ content: top.content ?? '', tokens: top.tokens }], {
@@ -247,15 +278,22 @@ async function withContent(
       countTokens: await loadTokenCounter(),
       bytesPerToken: ANSWER_LIMITS.bytesPerToken,
     }).items;
-    results[0] = { ...top, content: cut?.content ?? '', tokens: cut?.tokens ?? 0, truncated: true };
+    results[first] = { ...top, content: cut?.content ?? '', tokens: cut?.tokens ?? 0, truncated: true };
+  }
+  if (sent) {
+    blocks.forEach((block, i) => {
+      if (block.sentEarlier || results[i]?.truncated) return;
+      for (const member of block.members) sent.add(keyOf(block.target, member), member.tokens);
+    });
   }
   return { page: blocks, results, shown };
 }
 
-/** A result being made of a run of sections of one document. */
+/** A result being made of a run of sections of one document, or a section sent earlier, listed alone. */
 type Block = Omit<Group, 'held' | 'members'> & {
   members: ChunkHit[];
   held: ReadonlyArray<readonly number[] | undefined>;
+  sentEarlier?: true;
 };
 
 /** What a section's content costs against the budget: its stored tokens, or its bytes' worth when more. */

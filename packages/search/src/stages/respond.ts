@@ -32,9 +32,11 @@ export function respond(
   const shownSections = results.reduce((sum, r) => sum + (r.sections?.length ?? 1), 0);
   const inBlocks =
     shownSections > results.length ? `, shown as ${results.length} (sections that follow each other joined)` : '';
+  const sentEarlier = results.filter((r) => r.sentEarlier).length;
+  const earlier = sentEarlier > 0 ? `, ${sentEarlier} of them sent earlier` : '';
   const message =
     results.length > 0
-      ? `${weak}${shownSections} of ${ranked.length} results${inBlocks} from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
+      ? `${weak}${shownSections} of ${ranked.length} results${inBlocks}${earlier} from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
       : `No results at offset ${options.offset}: there are ${ranked.length}.`;
   return {
     status: 'ok',
