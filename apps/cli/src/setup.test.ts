@@ -314,7 +314,8 @@ async function toolsOfConfiguredServer(
     const { tools } = await client.listTools();
     const listed = await client.callTool({ name: 'list_libraries', arguments: {} });
     // The store the file names (env DOCS_HOME) is the one served.
-    expect(JSON.stringify(listed.structuredContent)).toContain('alpha@1.0.0');
+    const text = (listed.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+    expect(text).toContain('alpha@1.0.0');
     return tools;
   } finally {
     await client.close();
