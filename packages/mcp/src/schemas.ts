@@ -9,13 +9,12 @@ import { confidenceOutput, phrasingsOutput } from './phrasings.js';
 // the field means in a few words and leaves its bounds and default to the schema's own keywords (minimum, maximum,
 // maxLength, default), which the model reads with it. The test in tools-list.test.ts holds the list to its budget.
 
-export const libraryInput = z
-  .string()
-  .min(1)
-  .max(300)
-  .describe(
-    'Name ("vitest"), name@version or range ("vitest@3"). A bare name: the version the project uses, else the highest.',
-  );
+/** A library as a caller names it, undescribed: where a field's own description says what each item is. */
+export const libraryName = z.string().min(1).max(300);
+
+export const libraryInput = libraryName.describe(
+  'Name ("vitest"), name@version or range ("vitest@3"). A bare name: the version the project uses, else the highest.',
+);
 
 export const versionInput = z
   .string()

@@ -1,4 +1,5 @@
 import type { SentSections } from '@docs/search';
+import type { ToolCall } from './tool.js';
 
 /** How much a SessionMemory keeps. */
 export interface SessionMemoryLimits {
@@ -95,9 +96,12 @@ export class SessionMemories {
 }
 
 /**
- * What a search is given for a call that asks for everything afresh (`fresh: true`): nothing counts as sent, and
- * what it sends is remembered as any call's is.
+ * The `sent` search option of a tool call: its session's memory, or for a call that asks for everything afresh
+ * (`fresh: true`) one where nothing counts as sent and what it sends is remembered as any call's is; none without
+ * a memory.
  */
-export function sentAfresh(sent: SentSections): SentSections {
-  return { has: () => false, add: (key, tokens) => sent.add(key, tokens) };
+export function sentOption(call: ToolCall | undefined, fresh: boolean): { sent?: SentSections } {
+  const sent = call?.sent;
+  if (!sent) return {};
+  return { sent: fresh ? { has: () => false, add: (key, tokens) => sent.add(key, tokens) } : sent };
 }

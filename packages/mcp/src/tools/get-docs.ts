@@ -16,7 +16,7 @@ import {
   topicInput,
   versionInput,
 } from '../schemas.js';
-import { sentAfresh } from '../session-memory.js';
+import { sentOption } from '../session-memory.js';
 import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({
@@ -60,7 +60,7 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       ...(context.models ? { models: context.models } : {}),
       ...(projectVersion ? { projectVersion } : {}),
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
-      ...(call?.sent ? { sent: args.fresh ? sentAfresh(call.sent) : call.sent } : {}),
+      ...sentOption(call, args.fresh),
     });
     const unresolved = unresolvedOf(response);
     if (unresolved) return answer(unresolvedOutput(unresolved), renderUnresolved(unresolved), true);

@@ -6,6 +6,7 @@ import { renderSearch, renderUnresolved, structuredSearchOutput } from '../rende
 import {
   formatInput,
   freshInput,
+  libraryName,
   limitInput,
   modeInput,
   offsetInput,
@@ -13,7 +14,7 @@ import {
   tokensInput,
   topicInput,
 } from '../schemas.js';
-import { sentAfresh } from '../session-memory.js';
+import { sentOption } from '../session-memory.js';
 import { answer, type DocsTool, READ_ONLY } from '../tool.js';
 
 const inputSchema = z.object({
@@ -21,7 +22,7 @@ const inputSchema = z.object({
   alternatives: alternativesInput,
   libraries: z
     // Items undescribed: the field's description says what each is, and tools/list is paid for by every session.
-    .array(z.string().min(1).max(300))
+    .array(libraryName)
     .min(1)
     .max(50)
     .optional()
@@ -60,7 +61,7 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
       ...(args.libraries ? { libraries: args.libraries } : {}),
       ...(context.libraries ? { scope: context.libraries } : {}),
       ...(context.projectVersion || context.projectVersions ? { projectVersions: await projectVersions(context) } : {}),
-      ...(call?.sent ? { sent: args.fresh ? sentAfresh(call.sent) : call.sent } : {}),
+      ...sentOption(call, args.fresh),
     });
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
     const isError = response.status === 'unknown-library' || response.status === 'unknown-version';
