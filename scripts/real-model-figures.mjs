@@ -8,7 +8,7 @@
 //     [--cache ~/.cache/docs/eval-models] [--stores /tmp/docs-real-models] [--sets dev,external] [--vector-weight W]
 //
 // Prints one markdown table per set: MRR@10 per style and scope on dev (with recall@5 and the share of questions
-// whose correct section is inside the 2,000-token answer), MRR@5 and Recall@5 per intent on external.
+// whose correct section is inside the answer at the default budget), MRR@5 and Recall@5 per intent on external.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -72,7 +72,8 @@ function row(text, label) {
 }
 
 function inAnswer(text) {
-  return /inside the default answer[^:]*: (\d+\/\d+)/.exec(text)?.[1] ?? '';
+  // `pnpm eval` prints one such line per budget; the default budget's is marked `(default)`.
+  return /inside the answer \(full format\), dev, [^\n]*\(default\)\s+(\d+\/\d+)/.exec(text)?.[1] ?? '';
 }
 
 const runs = [{ label: 'lexical', model: models[0], args: ['--mode', 'lexical'] }];
@@ -135,7 +136,7 @@ if (dev.length > 0) {
         'single-library',
         'cross-library',
         'recall@5',
-        'in 2,000-token answer',
+        'in the default answer',
       ],
       dev,
     )}\n\n`,
