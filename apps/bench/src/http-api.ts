@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import type { PackageStore } from '@docs/store';
+import { quantile } from './quantile.js';
 
 // The JSON API under load: `docs serve --http` in a process of its own, and parallel
 // keep-alive clients on 127.0.0.1 each sending its share of /api/search requests.
@@ -142,13 +143,12 @@ export async function closedLoop<Answer>(
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   const sorted = samples.sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? Number.NaN;
   const requests = clients * perClient;
   return {
     requests,
     errors,
-    p50: at(0.5),
-    p95: at(0.95),
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
     max: sorted.at(-1) ?? Number.NaN,
     seconds,
     perSecond: requests / seconds,

@@ -33,6 +33,7 @@ import { churn, type LoadResult, load, startServe, warmUpPerClient } from './htt
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
 import { benchMcpHttp, threads } from './mcp-http.js';
+import { quantile } from './quantile.js';
 import { benchRealistic, type ManyStats, manyRow } from './realistic.js';
 import { benchReplicas } from './replicas.js';
 import { benchStartup } from './startup.js';
@@ -60,8 +61,7 @@ const USAGE =
 
 function latency(samples: readonly number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? Number.NaN;
-  return { p50: at(0.5), p95: at(0.95), n: sorted.length };
+  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), n: sorted.length };
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {

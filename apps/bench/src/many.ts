@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { searchAll } from '@docs/search';
 import { PackageStore } from '@docs/store';
+import { quantile } from './quantile.js';
 
 /**
  * Resident memory now, split (Linux only) into the process's own pages and
@@ -50,5 +51,6 @@ const peakRssMb = (process.resourceUsage().maxRSS * 1024) / 1e6;
 const resident = residentSplit();
 await store.close();
 samples.sort((a, b) => a - b);
-const at = (q: number) => samples[Math.round(q * (samples.length - 1))] ?? Number.NaN;
-process.stdout.write(`${JSON.stringify({ p50: at(0.5), p95: at(0.95), n: samples.length, peakRssMb, ...resident })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), n: samples.length, peakRssMb, ...resident })}\n`,
+);

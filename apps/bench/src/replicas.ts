@@ -2,6 +2,7 @@
 // Measures throughput (requests per second, several requests in flight) and latency for one
 // replica and for two, on 127.0.0.1.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { quantile } from './quantile.js';
 
 interface Question {
   readonly query: string;
@@ -48,10 +49,6 @@ async function call(url: string, question: Question): Promise<void> {
   if (!response.ok || !body.result || body.result.isError) throw new Error(`${url} failed: HTTP ${response.status}`);
 }
 
-function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? Number.NaN;
-}
-
 /**
  * Runs every question `rounds` times against `replicas` servers, `concurrency`
  * requests in flight, each request sent to the next replica in turn.
@@ -87,8 +84,8 @@ async function measure(
       requests: work.length,
       concurrency: options.concurrency,
       requestsPerSecond: work.length / seconds,
-      p50: percentile(samples, 0.5),
-      p95: percentile(samples, 0.95),
+      p50: quantile(samples, 0.5),
+      p95: quantile(samples, 0.95),
     };
   } finally {
     for (const { child } of servers) child.kill('SIGTERM');

@@ -21,6 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { commandLine } from './command-line.js';
+import { quantile } from './quantile.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = path.join(root, 'apps/cli/dist/bin.cjs');
@@ -193,18 +194,14 @@ function summarise(withMemory: readonly Call[], without: readonly Call[]) {
     `results listed as sent earlier            ${String(sum(withMemory, (c) => c.earlier)).padStart(11)}   ${String(sum(without, (c) => c.earlier)).padStart(7)}`,
   );
   const firstGetDocs = without.filter((c) => c.tool === 'get_docs' && !c.followUp).map((c) => c.bytes);
-  const median = quantile(firstGetDocs, 0.5);
-  const p95 = quantile(firstGetDocs, 0.95);
+  const sortedFirst = [...firstGetDocs].sort((a, b) => a - b);
+  const median = quantile(sortedFirst, 0.5);
+  const p95 = quantile(sortedFirst, 0.95);
   rows.push(`get_docs reply bytes, first asks (n=${firstGetDocs.length}): median ${median}, p95 ${p95}`);
   figures.getDocsReplyBytes = { n: firstGetDocs.length, median, p95 };
   figures.distinctSections = { withMemory: distinct(withMemory), without: distinct(without) };
   figures.repeatedSections = { withMemory: repeats(withMemory), without: repeats(without) };
   return { table: rows.join('\n'), figures };
-}
-
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? Number.NaN;
 }
 
 /** Builds a package for every `<name>@<version>/` folder of the corpus the store does not hold yet. */
