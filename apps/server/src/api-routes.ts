@@ -1,4 +1,5 @@
-import { type DocsTool, docsTools } from '@docs/mcp';
+import { type DocsTool, type DocsToolContext, docsTools } from '@docs/mcp';
+import { pageWebAddress } from '@docs/sources';
 import { z } from 'zod';
 
 // The JSON API as data: each route's query parameters map to the fields of the
@@ -33,6 +34,17 @@ export interface ApiRoute {
   readonly answeredBy: DocsTool;
   /** The name of that answer's schema in the OpenAPI document. */
   readonly responseName: string;
+  /** Fields the server adds to a successful answer, which the tool does not know of (the OpenAPI document lists them). */
+  readonly extra?: ApiExtra;
+}
+
+/** What a route adds to its tool's answer: the fields' schema, and how to make them. */
+export interface ApiExtra {
+  readonly schema: z.ZodObject;
+  readonly add: (
+    answer: Readonly<Record<string, unknown>>,
+    context: DocsToolContext,
+  ) => Promise<Record<string, unknown>>;
 }
 
 /** A tool by name; a missing one is a bug in this file, not in a request. */
@@ -116,8 +128,33 @@ export const apiRoutes: readonly ApiRoute[] = [
     plan: (params) => ({ tool: readDoc, args: fields(params, readParams) }),
     answeredBy: readDoc,
     responseName: 'ReadResponse',
+    extra: {
+      schema: z.object({
+        webUrl: z
+          .string()
+          .optional()
+          .describe(
+            "The page on the web, at the commit its package was built from, when the package's source is a repository on a known host (GitHub, GitLab, Bitbucket, sourcehut)",
+          ),
+      }),
+      add: pageOnTheWeb,
+    },
   },
 ];
+
+/**
+ * Where a page that was read lives on the web, from its package's recorded source. The package was resolved within
+ * the server's scope by read_doc already (the answer names it exactly); its source is only read, never followed.
+ */
+async function pageOnTheWeb(answer: Readonly<Record<string, unknown>>, context: DocsToolContext) {
+  const { library, path } = answer;
+  if (typeof library !== 'string' || typeof path !== 'string') return {};
+  const resolved = await context.store.resolve(library);
+  if (!resolved.ok) return {};
+  const { source } = await context.store.reader(resolved.value).info();
+  const webUrl = pageWebAddress(source, path);
+  return webUrl ? { webUrl } : {};
+}
 
 /** The body of every error answer of the JSON API. */
 export const apiErrorSchema = z.object({

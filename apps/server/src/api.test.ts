@@ -318,6 +318,23 @@ describe('GET /api/read', () => {
     expectDocumented('/api/read', page);
   });
 
+  it('says where the page lives on the web when its package was built from a repository on a known host', async () => {
+    const sourced = path.join(dir, 'sourced-home');
+    await installTestPackage(sourced, 'webframe', 'https://github.com/example/webframe#0a1b2c3 path docs (tag v2.0.0)');
+    await installTestPackage(sourced, 'testlib', path.join(dir, 'a-local-folder'));
+    const running = await start({ home: sourced });
+    const page = await get(running.pageUrl, '/api/read?library=webframe&path=middleware/cors');
+    expect(page.status).toBe(200);
+    expect(page.body.webUrl).toBe('https://github.com/example/webframe/blob/0a1b2c3/docs/middleware/cors.md');
+    expectDocumented('/api/read', page);
+    // A package built from a folder has no address on the web; neither have the packages of the first server.
+    const local = await get(running.pageUrl, '/api/read?library=testlib&path=guide/timers.md');
+    expect(local.status).toBe(200);
+    expect(local.body).not.toHaveProperty('webUrl');
+    const plain = await get(server.pageUrl, '/api/read?library=webframe&path=middleware/cors');
+    expect(plain.body).not.toHaveProperty('webUrl');
+  });
+
   it('answers an unknown path or library with a 404 and what is close', async () => {
     const missing = await get(server.pageUrl, '/api/read?library=webframe&path=guide/cors.html');
     expect(missing.status).toBe(404);

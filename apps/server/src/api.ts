@@ -118,7 +118,12 @@ export async function answerApi(method: string, requestUrl: string, context: Doc
       ...(suggestions ? { suggestions } : {}),
     });
   }
-  return json(200, structured, {}, head);
+  return json(
+    200,
+    route.extra ? { ...structured, ...(await route.extra.add(structured, context)) } : structured,
+    {},
+    head,
+  );
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}, head = false): HttpAnswer {

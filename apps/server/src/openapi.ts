@@ -31,7 +31,8 @@ function build(): JsonSchema {
   const schemas: Record<string, JsonSchema> = { Error: jsonSchema(apiErrorSchema) };
   const paths: Record<string, JsonSchema> = {};
   for (const route of apiRoutes) {
-    schemas[route.responseName] = jsonSchema(route.answeredBy.outputSchema);
+    const answer = route.answeredBy.outputSchema as z.ZodObject;
+    schemas[route.responseName] = jsonSchema(route.extra ? answer.extend(route.extra.schema.shape) : answer);
     const parameters = route.params.map((param) => {
       const input = jsonSchema(param.tool.inputSchema, 'input') as { properties: Record<string, JsonSchema> };
       const { description, ...schema } = input.properties[param.field] ?? {};

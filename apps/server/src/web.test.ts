@@ -231,8 +231,17 @@ describe('the web page', () => {
     await page.waitForURL((url) => url.searchParams.get('path') === 'hostile.md');
     const body = page.locator('#page .markdown');
     await body.waitFor();
-    // Raw HTML is shown as text, not parsed.
-    expect(await body.textContent()).toContain('<script>window.__xss = "script tag"</script>');
+    // Raw HTML is rendered, through the sanitiser: the script is gone, the raw link keeps its text and loses its
+    // javascript: address, the image is its alt text (here none: "image").
+    const text = await page.evaluate(() => {
+      const copy = document.querySelector('#page .markdown')?.cloneNode(true);
+      for (const code of copy?.querySelectorAll('pre') ?? []) code.remove();
+      return copy?.textContent ?? '';
+    });
+    expect(text).toContain('The hostile payload page.');
+    expect(text).not.toMatch(/<(script|img|svg|iframe)|script tag/);
+    expect(await body.locator('a', { hasText: 'raw html link' }).getAttribute('href')).toBeNull();
+    expect(await body.locator('span.image').first().textContent()).toBe('image');
     const found = await page.evaluate(() => {
       const content = [...document.querySelectorAll('#page .markdown, .result .markdown')];
       const elements = content.flatMap((c) => [...c.querySelectorAll('*')]);
@@ -388,6 +397,17 @@ describe('the web page', () => {
       await screenshot(`readme-${readme.replace(/\.md$/, '')}`);
     }
     expect(await page.locator('#page [style]').count()).toBe(0);
+    // The last README read is tables.md; html-blocks.md's raw HTML is rendered, not shown as tags.
+    await page.goto(`${server.pageUrl}?read=readmes%401.0.0&path=html-blocks.md`);
+    const html = page.locator('#page .markdown');
+    await html.waitFor();
+    expect(await html.locator('table td code').first().textContent()).toBe('retries');
+    expect(await html.locator('details summary').textContent()).toBe('Older versions');
+    expect(await html.locator('p.align-center b').textContent()).toBe('Widget');
+    expect(await html.locator('sup').first().textContent()).toBe('default export');
+    expect(await html.textContent()).not.toMatch(/<\/?(table|details|p|b|sup)\b|a note for maintainers/);
+    await page.goto(`${server.pageUrl}?read=readmes%401.0.0&path=tables.md`);
+    await page.locator('#page .markdown tr').first().waitFor();
     const cells = page.locator('#page .markdown tr').first().locator('th');
     expect(await cells.evaluateAll((th) => th.map((e) => e.getAttribute('class')))).toEqual([
       'align-left',
@@ -405,6 +425,23 @@ describe('the web page', () => {
     );
     expect(consoleErrors.filter((e) => /Content.Security.Policy|Refused/i.test(e))).toEqual([]);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('links a page to its file on the web at the commit its package was built from, and no other page', async () => {
+    await page.goto(`${server.pageUrl}?read=linked%401.0.0&path=guide%2Fsetup.md#install-the-linker`);
+    const web = page.locator('#page .crumbs a.web');
+    await web.waitFor();
+    expect(await web.getAttribute('href')).toBe(
+      'https://github.com/example/linker/blob/0a1b2c3d/docs/guide/setup.md#install-the-linker',
+    );
+    expect(await web.getAttribute('target')).toBe('_blank');
+    expect(await web.getAttribute('rel')).toContain('noopener');
+    await web.scrollIntoViewIfNeeded();
+    await screenshot('open-on-the-web');
+    // A package built from anything else (here written by the test with no source) has no such link.
+    await page.goto(`${server.pageUrl}?read=readmes%401.0.0&path=tables.md`);
+    await page.locator('#page .markdown tr').first().waitFor();
+    expect(await page.locator('#page .crumbs a.web').count()).toBe(0);
   });
 
   it('copies a code block to the clipboard with its button', async () => {

@@ -1,6 +1,6 @@
 import type { DocResult, SearchResponse } from '@docs/search';
 import './app.css';
-import { headingId, type PageContext, renderMarkdown } from './markdown.js';
+import { headingId, type PageContext, renderMarkdown, type SafeHtml } from './markdown.js';
 
 // The page: a search box answered as you type, results titled by their section, and
 // whole pages read in place, scrolled to the section a result names. All state is in
@@ -25,6 +25,8 @@ interface PageAnswer {
   readonly title: string;
   readonly content: string;
   readonly nextOffset?: number;
+  /** The page on the web, when its package was built from a repository on a known host. */
+  readonly webUrl?: string;
 }
 
 interface ApiError {
@@ -40,19 +42,9 @@ interface View {
   readonly read?: { readonly library: string; readonly path: string; readonly anchor?: string };
 }
 
-// Trusted Types: the CSP lets HTML into the DOM only through this policy, which receives nothing but the markdown
-// renderer's output. Browsers without Trusted Types take the same string.
-interface TrustedTypesWindow {
-  trustedTypes?: {
-    createPolicy(name: string, rules: { createHTML(html: string): string }): { createHTML(html: string): unknown };
-  };
-}
-const policy = (window as TrustedTypesWindow).trustedTypes?.createPolicy('docs-markdown', {
-  createHTML: (html) => html,
-});
-
-function setRenderedHtml(element: Element, html: string): void {
-  (element as { innerHTML: unknown }).innerHTML = policy ? policy.createHTML(html) : html;
+/** Places sanitised HTML (markdown.ts made it through the page's one Trusted Types policy). */
+function setRenderedHtml(element: Element, html: SafeHtml): void {
+  (element as { innerHTML: unknown }).innerHTML = html;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -445,6 +437,18 @@ async function showPage(view: View, read: NonNullable<View['read']>): Promise<vo
   for (let parts = 0; read.anchor && parts < 50 && !hasHeading(markdown, read.anchor) && (await loadMore()); parts++);
   if (readView().read?.path !== read.path) return;
   draw();
+  const { webUrl } = answer.body;
+  if (webUrl?.startsWith('https://')) {
+    // GitHub and GitLab make a heading's anchor as headingId does, without the page's prefix.
+    const fragment = read.anchor ? `#${encodeURIComponent(headingId(read.anchor).slice('h-'.length))}` : '';
+    header.append(
+      h(
+        'a',
+        { class: 'web', href: `${webUrl}${fragment}`, target: '_blank', rel: 'noopener noreferrer nofollow' },
+        'Open on the web ↗',
+      ),
+    );
+  }
   pageView.replaceChildren(header, body, more);
   document.title = `${answer.body.title} · ${answer.body.library} · docs`;
   showStatus('');

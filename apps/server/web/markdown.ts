@@ -1,3 +1,4 @@
+import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import c from 'highlight.js/lib/languages/c';
@@ -22,11 +23,14 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 
-// Markdown from documentation packages is untrusted. It is rendered with raw HTML
-// off (markdown-it escapes it as text), links limited to http(s), mailto and paths
-// inside the package, images shown as their alt text, and heading ids prefixed so
-// a page cannot shadow the app's own elements. The output goes into the DOM only
-// through the page's one Trusted Types policy (app.ts).
+// Markdown from documentation packages is untrusted. markdown-it renders it with
+// its raw HTML (a README's centred header, a <details> block, a table written in
+// HTML), and DOMPurify then keeps only inert markup: no script, handler, style,
+// form, frame or media, and nothing loaded from elsewhere. Links, markdown's and
+// raw HTML's alike, are limited to http(s), mailto and paths inside the package,
+// images are shown as their alt text, and ids are prefixed so a page cannot
+// shadow the app's own elements. The output goes into the DOM only through the
+// page's one Trusted Types policy (app.ts).
 
 const LANGUAGES = {
   bash,
@@ -131,7 +135,7 @@ function escapeHtml(text: string): string {
 }
 
 const md = new MarkdownIt({
-  html: false,
+  html: true,
   linkify: true,
   typographer: false,
   highlight(code, lang) {
@@ -145,34 +149,6 @@ const md = new MarkdownIt({
 // markdown-it's own check already refuses javascript:, vbscript:, file: and most data:; this one allows only what
 // linkTarget can place, so a data: image or an unknown scheme never becomes a link at all.
 md.validateLink = (url: string) => linkTarget(url, '').kind !== 'blocked';
-
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  const token = tokens[idx];
-  const page = (env as { page?: PageContext } | undefined)?.page;
-  if (!token || !page) return self.renderToken(tokens, idx, options);
-  const target = linkTarget(String(token.attrGet('href') ?? ''), page.path);
-  switch (target.kind) {
-    case 'page':
-      token.attrSet('href', page.pageHref(target.path, target.anchor));
-      token.attrSet('data-page', target.path);
-      if (target.anchor) token.attrSet('data-anchor', target.anchor);
-      break;
-    case 'anchor':
-      token.attrSet('href', `#${headingId(target.anchor)}`);
-      token.attrSet('data-anchor', target.anchor);
-      break;
-    case 'external':
-      token.attrSet('href', target.href);
-      token.attrSet('target', '_blank');
-      token.attrSet('rel', 'noopener noreferrer nofollow');
-      break;
-    case 'blocked':
-      token.attrSet('href', '#');
-      token.attrSet('data-blocked', 'true');
-      break;
-  }
-  return self.renderToken(tokens, idx, options);
-};
 
 // markdown-it aligns table cells with a style attribute, which the page's CSP (style-src 'self') refuses: a class
 // the stylesheet defines says the same.
@@ -200,7 +176,132 @@ md.renderer.rules.heading_open = (tokens, idx, options, _env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
-/** Renders a page's markdown as HTML that is safe to place in the page. */
-export function renderMarkdown(markdown: string, context: PageContext): string {
-  return md.render(markdown, { page: context });
+/** HTML the sanitiser kept: a TrustedHTML where the browser has Trusted Types, else a string. */
+export type SafeHtml = string | TrustedHtml;
+
+/** A TrustedHTML value: only the policy below makes one. */
+interface TrustedHtml {
+  readonly __brand: 'TrustedHTML';
+}
+
+interface TrustedTypesWindow {
+  trustedTypes?: {
+    createPolicy(
+      name: string,
+      rules: { createHTML(html: string): string; createScriptURL(url: string): string },
+    ): NonNullable<Parameters<typeof DOMPurify.sanitize>[1]>['TRUSTED_TYPES_POLICY'];
+  };
+}
+
+// The page's one Trusted Types policy, which its CSP names: DOMPurify parses a page's HTML through it into an inert
+// document and hands back through it what it kept, so HTML reaches the DOM only from the sanitiser. Nothing else
+// holds it; a script URL is never made.
+const policy = (window as TrustedTypesWindow).trustedTypes?.createPolicy('docs-markdown', {
+  createHTML: (html) => html,
+  createScriptURL: () => {
+    throw new TypeError('Documentation loads no script');
+  },
+});
+
+/** Renders a page's markdown, with its raw HTML, as HTML that is safe to place in the page. */
+export function renderMarkdown(markdown: string, context: PageContext): SafeHtml {
+  rendering = context;
+  try {
+    if (!policy) return DOMPurify.sanitize(md.render(markdown), PURIFY);
+    const trusted = { ...PURIFY, TRUSTED_TYPES_POLICY: policy, RETURN_TRUSTED_TYPE: true } as const;
+    return DOMPurify.sanitize(md.render(markdown), trusted) as unknown as TrustedHtml;
+  } finally {
+    rendering = undefined;
+  }
+}
+
+// What no page keeps, over DOMPurify's own list (scripts, handlers, javascript: URLs): inline style (the page's CSP
+// refuses it and would log an error), anything that loads from elsewhere or embeds a document, and forms.
+const PURIFY = {
+  FORBID_TAGS: [
+    'style',
+    'link',
+    'meta',
+    'base',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'option',
+    'iframe',
+    'object',
+    'embed',
+    'video',
+    'audio',
+    'source',
+    'track',
+    'picture',
+    'svg',
+    'math',
+    'dialog',
+    'template',
+  ],
+  FORBID_ATTR: ['style', 'src', 'srcset', 'action', 'formaction', 'background', 'poster', 'ping', 'target', 'rel'],
+  ALLOW_DATA_ATTR: false,
+};
+
+/** The page being rendered: the sanitiser's hooks resolve its links against it. */
+let rendering: PageContext | undefined;
+
+// An image loads nothing: it becomes its alt text, as a markdown image does (md.renderer.rules.image).
+DOMPurify.addHook('uponSanitizeElement', (node, data) => {
+  if (data.tagName !== 'img') return;
+  const element = node as Element;
+  const label = element.ownerDocument.createElement('span');
+  label.className = 'image';
+  label.title = 'image';
+  label.textContent = element.getAttribute('alt') || 'image';
+  element.replaceWith(label);
+});
+
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  const element = node as Element;
+  const align = element.getAttribute('align')?.toLowerCase();
+  if (align !== undefined) {
+    element.removeAttribute('align');
+    // The class says it as the stylesheet allows (style-src 'self'), as for markdown's tables.
+    if (align === 'left' || align === 'center' || align === 'right') element.classList.add(`align-${align}`);
+  }
+  // Every id is in the page's namespace: a raw HTML anchor (`<a name="install">`) is reached as a heading is.
+  const name = element.tagName === 'A' ? element.getAttribute('name') : null;
+  if (name !== null) element.removeAttribute('name');
+  const id = element.getAttribute('id') ?? name;
+  if (id !== null && !id.startsWith('h-')) element.setAttribute('id', headingId(id));
+  if (/^H[1-6]$/.test(element.tagName) && !element.hasAttribute('id')) {
+    element.setAttribute('id', headingId(element.textContent ?? ''));
+  }
+  if (element.tagName === 'A' && element.hasAttribute('href') && rendering) {
+    placeLink(element, rendering);
+  }
+});
+
+/** Points a link of the page where linkTarget says, and marks it for the app's click handler. */
+function placeLink(link: Element, page: PageContext): void {
+  const target = linkTarget(link.getAttribute('href') ?? '', page.path);
+  switch (target.kind) {
+    case 'page':
+      link.setAttribute('href', page.pageHref(target.path, target.anchor));
+      link.setAttribute('data-page', target.path);
+      if (target.anchor) link.setAttribute('data-anchor', target.anchor);
+      break;
+    case 'anchor':
+      link.setAttribute('href', `#${headingId(target.anchor)}`);
+      link.setAttribute('data-anchor', target.anchor);
+      break;
+    case 'external':
+      link.setAttribute('href', target.href);
+      link.setAttribute('target', '_blank');
+      link.setAttribute('rel', 'noopener noreferrer nofollow');
+      break;
+    case 'blocked':
+      link.setAttribute('href', '#');
+      link.setAttribute('data-blocked', 'true');
+      break;
+  }
 }

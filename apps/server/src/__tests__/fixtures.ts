@@ -36,12 +36,16 @@ export const testPackages = {
   testlib: { version: '1.0.0', documents: [timers] },
 } as const;
 
-/** Builds a package into a temporary file and installs it into the store at `home`. */
-export async function installTestPackage(home: string, name: keyof typeof testPackages): Promise<void> {
+/** Builds a package into a temporary file and installs it into the store at `home`, recording `source` if given. */
+export async function installTestPackage(
+  home: string,
+  name: keyof typeof testPackages,
+  source?: string,
+): Promise<void> {
   const { version, documents } = testPackages[name];
   const work = await mkdtemp(path.join(path.dirname(home), 'build-'));
   const file = path.join(work, `${name}@${version}.db`);
-  await writePackage(file, { name, version }, documents);
+  await writePackage(file, { name, version, ...(source === undefined ? {} : { source }) }, documents);
   const store = new PackageStore(home);
   await store.install(file, { move: true });
   await store.close();

@@ -137,7 +137,13 @@ const tablesReadme = page(
 
 /** The packages the browser tests install, by name. */
 export const webPackages = {
-  linked: { version: '1.0.0', documents: () => linked, description: 'Pages that link to each other' },
+  linked: {
+    version: '1.0.0',
+    documents: () => linked,
+    description: 'Pages that link to each other',
+    // Built from a repository on GitHub: its pages have an address on the web.
+    source: 'https://github.com/example/linker#0a1b2c3d path docs',
+  },
   hostile: {
     version: '6.6.6',
     documents: () => hostile,
@@ -154,11 +160,13 @@ export const webPackages = {
 
 /** Builds a package into a temporary file and installs it into the store at `home`. */
 export async function installWebPackage(home: string, key: keyof typeof webPackages): Promise<void> {
-  const { version, documents, description } = webPackages[key];
+  const fixture: { version: string; description: string; source?: string } = webPackages[key];
+  const { version, description, source } = fixture;
+  const { documents } = webPackages[key];
   const name = key.split('@')[0] as string;
   const work = await mkdtemp(path.join(path.dirname(home), 'build-'));
   const file = path.join(work, `${name}@${version}.db`);
-  await writePackage(file, { name, version, description }, await documents());
+  await writePackage(file, { name, version, description, ...(source ? { source } : {}) }, await documents());
   const store = new PackageStore(home);
   await store.install(file, { move: true });
   await store.close();
