@@ -22,6 +22,8 @@ const bundled = new Set(['./commands/search.js', './commands/read.js', './comman
  * better-sqlite3, the optional @huggingface/transformers, @docs/ingest and @docs/server, the registry clients).
  */
 const inlined = /^(@docs\/(search|store|sources|rank|errors)|commander|zod|semver|env-paths|is-safe-filename)(\/|$)/;
+/** Native, or optional and loaded on demand: never inlined, in any bundle. */
+const native = /^(better-sqlite3|sqlite-vec|@huggingface\/transformers)(\/|$)/;
 /** Imported on first use only, each an ES module of its own beside the bundle, by the name here. */
 const lazy = { 'gpt-tokenizer/encoding/o200k_base': 'bundle-o200k_base.js' };
 /** Marks a dynamic import of a file beside the bundle, for the rewrite into `__docsImport` below. */
@@ -59,31 +61,43 @@ for (const [specifier, file] of Object.entries(lazy)) {
   });
 }
 
-const result = await build({
-  entryPoints: [new URL('src/main.ts', cli).pathname],
-  outfile: new URL('bundle.cjs', dist).pathname,
-  ...commonJs,
-  write: false,
-  metafile: Boolean(process.env.DOCS_BUNDLE_META),
-  plugins: [
-    {
-      name: 'unbundled',
-      setup(build) {
-        build.onResolve({ filter: /^[^./]/ }, (args) => {
-          if (args.path.startsWith('node:') || inlined.test(args.path)) return undefined;
-          if (args.path in lazy) return { path: `${imported}./${lazy[args.path]}`, external: true };
-          return { path: args.kind === 'dynamic-import' ? `${imported}${args.path}` : args.path, external: true };
-        });
-        build.onResolve({ filter: /^\.\.?\// }, (args) => {
-          const fromRoot = args.importer === `${src}main.ts`;
-          if (fromRoot && args.path.startsWith('./commands/') && !bundled.has(args.path))
-            return { path: `${imported}${args.path}`, external: true };
-          return undefined;
-        });
+/**
+ * main.ts as one CommonJS script. `serve` (dist/bundle-serve.cjs) also inlines `docs serve`'s stdio path: the MCP
+ * server, its tools and the SDK with every package they import, so an agent host's start of a session runs one
+ * cached script instead of Node's ES module loader over some hundreds of files. `docs serve --http` still imports
+ * @docs/server from node_modules: its worker threads and the page are files beside it.
+ */
+async function bundleMain(outfile, { serve }) {
+  return build({
+    entryPoints: [new URL('src/main.ts', cli).pathname],
+    outfile: new URL(outfile, dist).pathname,
+    ...commonJs,
+    write: false,
+    metafile: Boolean(process.env.DOCS_BUNDLE_META),
+    plugins: [
+      {
+        name: 'unbundled',
+        setup(build) {
+          build.onResolve({ filter: /^[^./]/ }, (args) => {
+            if (args.path.startsWith('node:') || inlined.test(args.path)) return undefined;
+            if (args.path in lazy) return { path: `${imported}./${lazy[args.path]}`, external: true };
+            const dynamic = args.kind === 'dynamic-import';
+            if (serve && (args.path === '@docs/server/stdio' || (!dynamic && !native.test(args.path))))
+              return undefined;
+            return { path: dynamic ? `${imported}${args.path}` : args.path, external: true };
+          });
+          build.onResolve({ filter: /^\.\.?\// }, (args) => {
+            const fromRoot = args.importer === `${src}main.ts`;
+            const command = args.path.startsWith('./commands/');
+            if (fromRoot && command && !bundled.has(args.path) && !(serve && args.path === './commands/serve.js'))
+              return { path: `${imported}${args.path}`, external: true };
+            return undefined;
+          });
+        },
       },
-    },
-  ],
-});
+    ],
+  });
+}
 
 // The bin as CommonJS (dist/bin.cjs): the loader above and env-paths, and nothing Node's ES module loader must start
 // for. Its dynamic imports (the commands beside the bundle, their packages) stay Node's own import().
@@ -93,36 +107,45 @@ await build({
   ...commonJs,
 });
 
-// A vm.Script has no import() of its own (not without an experimental flag): each dynamic import of a module
-// outside the bundle goes through the loader's `__docsImport`, which imports from beside the bundle.
-const [output] = result.outputFiles;
-let rewrites = 0;
-const code = output.text.replaceAll(new RegExp(`\\bimport\\("${imported}([^"]+)"\\)`, 'g'), (_, specifier) => {
-  rewrites++;
-  return `__docsImport(${JSON.stringify(specifier)})`;
-});
-const left = code.match(/\bimport\([^)]*\)/g);
-if (left) throw new Error(`bundle: dynamic imports a vm.Script cannot run: ${left.join(', ')}`);
-if (rewrites === 0) throw new Error('bundle: no dynamic import found to rewrite (the marker changed?)');
-// `__docsImport` resolves from dist/, so a package imported that way must be one the CLI depends on: a package that
-// only a bundled package depends on would be found in this workspace and missing from an npm install.
-const { dependencies } = JSON.parse(await readFile(new URL('package.json', cli), 'utf8'));
-for (const [, specifier] of code.matchAll(/__docsImport\("([^".][^"]*)"\)/g)) {
-  const name = specifier
-    .split('/')
-    .slice(0, specifier.startsWith('@') ? 2 : 1)
-    .join('/');
-  if (!(name in dependencies))
-    throw new Error(`bundle: ${specifier} is imported on demand but ${name} is not a dependency of the CLI`);
-}
-await writeFile(output.path, code);
-// DOCS_BUNDLE_META=<file> writes what each output holds there, for a look at the bundle's weight.
-if (result.metafile) await writeFile(String(process.env.DOCS_BUNDLE_META), JSON.stringify(result.metafile));
-// A static import of an ES-only package would be a require() Node 20 cannot do: only CommonJS ones may be left.
-const required = [...new Set([...code.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]))].filter(
-  (s) => !s.startsWith('node:') && !builtinModules.includes(s),
-);
-for (const specifier of required) {
-  const manifest = JSON.parse(await readFile(new URL(`node_modules/${specifier}/package.json`, cli), 'utf8'));
-  if (manifest.type === 'module') throw new Error(`bundle: require("${specifier}") of an ES module`);
+await finish(await bundleMain('bundle.cjs', { serve: false }), 'bundle');
+await finish(await bundleMain('bundle-serve.cjs', { serve: true }), 'bundle-serve');
+
+/** Rewrites a bundle's dynamic imports for the loader, checks what it still imports, and writes it. */
+async function finish(result, label) {
+  // A vm.Script has no import() of its own (not without an experimental flag): each dynamic import of a module
+  // outside the bundle goes through the loader's `__docsImport`, which imports from beside the bundle.
+  const [output] = result.outputFiles;
+  let rewrites = 0;
+  const code = output.text.replaceAll(new RegExp(`\\bimport\\("${imported}([^"]+)"\\)`, 'g'), (_, specifier) => {
+    rewrites++;
+    return `__docsImport(${JSON.stringify(specifier)})`;
+  });
+  // `import()` with nothing inside is not a call: a comment of an inlined package says it.
+  const left = code.match(/\bimport\([^)]+\)/g);
+  if (left) throw new Error(`bundle: dynamic imports a vm.Script cannot run: ${left.join(', ')}`);
+  if (rewrites === 0) throw new Error('bundle: no dynamic import found to rewrite (the marker changed?)');
+  // `__docsImport` resolves from dist/, so a package imported that way must be one the CLI depends on: a package that
+  // only a bundled package depends on would be found in this workspace and missing from an npm install.
+  const { dependencies } = JSON.parse(await readFile(new URL('package.json', cli), 'utf8'));
+  for (const [, specifier] of code.matchAll(/__docsImport\("([^".][^"]*)"\)/g)) {
+    const name = specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/');
+    if (!(name in dependencies))
+      throw new Error(`bundle: ${specifier} is imported on demand but ${name} is not a dependency of the CLI`);
+  }
+  await writeFile(output.path, code);
+  // DOCS_BUNDLE_META=<file> writes what each output holds there, for a look at the bundle's weight.
+  if (result.metafile)
+    await writeFile(`${process.env.DOCS_BUNDLE_META}.${label}.json`, JSON.stringify(result.metafile));
+  // A static import of an ES-only package would be a require() Node 20 cannot do: only CommonJS ones may be left.
+  // (Not one inside a string: Ajv's code generator writes `require("ajv/dist/runtime/…")` into code it never runs here.)
+  const required = [...new Set([...code.matchAll(/(?<!['"`])\brequire\("([^"]+)"\)/g)].map((m) => m[1]))].filter(
+    (s) => !s.startsWith('node:') && !builtinModules.includes(s),
+  );
+  for (const specifier of required) {
+    const manifest = JSON.parse(await readFile(new URL(`node_modules/${specifier}/package.json`, cli), 'utf8'));
+    if (manifest.type === 'module') throw new Error(`bundle: require("${specifier}") of an ES module`);
+  }
 }

@@ -24,11 +24,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 // V8's code cache on every Node version; each command keeps a cache of its own, of the code it runs. This file is
 // the package's bin as CommonJS too (dist/bin.cjs), which spares Node its ES module loader at start; tsc's
 // dist/bin.js runs the same code as an ES module.
-const bundle = fileURLToPath(new URL('bundle.cjs', import.meta.url));
 const command = process.argv[2] ?? '';
+// `docs serve` has a bundle of its own, which holds the MCP server too (see scripts/bundle.mjs).
+const bundle = fileURLToPath(new URL(command === 'serve' ? 'bundle-serve.cjs' : 'bundle.cjs', import.meta.url));
 const { exports, save } = runCachedScript<typeof import('./main.js')>(bundle, {
   cacheDir: path.join(cache, 'code-cache'),
-  key: /^(search|get|read|list)$/.test(command) ? command : 'other',
+  key: /^(search|get|read|list|serve)$/.test(command) ? command : 'other',
   require: createRequire(bundle),
   load: (specifier) => import(specifier),
 });

@@ -1,4 +1,5 @@
-import { readFileSync, watch } from 'node:fs';
+import { watch } from 'node:fs';
+import { createRequire } from 'node:module';
 import { type DocsToolContext, registerDocsTools, SessionMemory } from '@docs/mcp';
 import type { SearchModels } from '@docs/search';
 import { installedVersion, installedVersions } from '@docs/sources';
@@ -49,10 +50,12 @@ const INSTRUCTIONS = [
 
 let version: string | undefined;
 
-/** The server's version, from its package.json (read once). */
+/**
+ * The server's version, from its package.json (read once). Found by the package's name, not by a path from this
+ * file: the CLI bundles this module for `docs serve` (apps/cli/scripts/bundle.mjs), where a path would be the bundle's.
+ */
 export function serverVersion(): string {
-  version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-    .version;
+  version ??= (createRequire(import.meta.url)('@docs/server/package.json') as { version: string }).version;
   return version;
 }
 

@@ -1,4 +1,4 @@
-import type { HttpLimits, RunningServer } from '@docs/server';
+import type { HttpLimits, RunningHttpServer } from '@docs/server';
 import { openStore, verifiedPackagesRecord } from '../context.js';
 import { UsageError } from '../errors.js';
 import { modelSpecs } from '../models.js';
@@ -52,7 +52,6 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
     throw new UsageError('--allowed-host applies to HTTP: add --http [port]');
   }
   const port = options.http === undefined || options.http === true ? undefined : portNumber(options.http);
-  const server = await import('@docs/server');
   const log = (line: string) => process.stderr.write(`docs: ${line}\n`);
   const { openModels } = await import('@docs/search');
   // Shared by every request, opened on first use: a model loads once per server.
@@ -68,33 +67,38 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
   };
   const scope = common.libraries ? ` (only ${common.libraries.join(', ')})` : '';
   if (common.libraries) await warnAboutMissing(common.libraries, globals, log);
-  let running: RunningServer;
+  if (options.http === undefined) {
+    // The stdio part alone: a host starts this process with each session, and waits for it.
+    const stdio = await import('@docs/server/stdio');
+    const running = await stdio.serveStdio(common);
+    log(`MCP server ready on stdio${scope}`);
+    stdio.closeOnSignals(running);
+    await running.closed;
+    await models.close();
+    return;
+  }
+  const server = await import('@docs/server');
+  const token = options.token ?? process.env.DOCS_TOKEN;
+  let http: RunningHttpServer;
   try {
-    if (options.http === undefined) {
-      running = await server.serveStdio(common);
-      log(`MCP server ready on stdio${scope}`);
-    } else {
-      const token = options.token ?? process.env.DOCS_TOKEN;
-      const http = await server.startHttpServer({
-        ...common,
-        ...(port === undefined ? {} : { port }),
-        ...(options.host ? { host: options.host } : {}),
-        ...(token ? { token } : {}),
-        ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
-        ...(options.workers === undefined ? {} : { workers: options.workers }),
-        limits: httpLimits(options),
-      });
-      const threads = http.workers > 0 ? ` (${http.workers} worker thread${http.workers === 1 ? '' : 's'})` : '';
-      log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}${threads}`);
-      log(`Web page at ${http.pageUrl}, JSON API at ${http.pageUrl}api/`);
-      running = http;
-    }
+    http = await server.startHttpServer({
+      ...common,
+      ...(port === undefined ? {} : { port }),
+      ...(options.host ? { host: options.host } : {}),
+      ...(token ? { token } : {}),
+      ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
+      ...(options.workers === undefined ? {} : { workers: options.workers }),
+      limits: httpLimits(options),
+    });
   } catch (error) {
     if (error instanceof server.ServerError) throw new UsageError(error.message);
     throw error;
   }
-  server.closeOnSignals(running);
-  await running.closed;
+  const threads = http.workers > 0 ? ` (${http.workers} worker thread${http.workers === 1 ? '' : 's'})` : '';
+  log(`MCP server ready at ${http.url}${token ? ' (bearer token required)' : ''}${scope}${threads}`);
+  log(`Web page at ${http.pageUrl}, JSON API at ${http.pageUrl}api/`);
+  server.closeOnSignals(http);
+  await http.closed;
   await models.close();
 }
 
