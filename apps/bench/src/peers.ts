@@ -42,6 +42,7 @@ interface Engine {
   failure?: string;
   readonly builds: { wallMs: number; cpuMs: number; peakRssKb: number }[];
   readonly cli: number[];
+  readonly cliCpu: number[];
   nothing: number;
   unaskable: number;
   readonly sessions: {
@@ -49,6 +50,8 @@ interface Engine {
     rssKb: number;
     single: number[] | string;
     cross: number[] | string;
+    /** CPU milliseconds the server's processes used a call, over the timed calls (single and cross). */
+    cpuPerCallMs: number;
     emptyErrors: number;
   }[];
 }
@@ -138,7 +141,18 @@ function runWall(
 
 /** The peak RSS (VmHWM) of the largest process in the tree under `pid`, in kB; NaN where /proc cannot tell. */
 async function treePeakRssKb(pid: number | null | undefined): Promise<number> {
-  if (!pid) return Number.NaN;
+  let peak = Number.NaN;
+  for (const p of await processTree(pid)) {
+    const status = await readFile(`/proc/${p}/status`, 'utf8').catch(() => '');
+    const kb = Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1]);
+    if (Number.isFinite(kb) && !(kb <= peak)) peak = kb;
+  }
+  return peak;
+}
+
+/** `pid` and every process below it, from the parent ids in /proc. */
+async function processTree(pid: number | null | undefined): Promise<number[]> {
+  if (!pid) return [];
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(entry)) continue;
@@ -149,13 +163,19 @@ async function treePeakRssKb(pid: number | null | undefined): Promise<number> {
   const tree = [pid];
   for (let i = 0; i < tree.length; i++)
     for (const [child, parent] of parents) if (parent === tree[i] && !tree.includes(child)) tree.push(child);
-  let peak = Number.NaN;
-  for (const p of tree) {
-    const status = await readFile(`/proc/${p}/status`, 'utf8').catch(() => '');
-    const kb = Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1]);
-    if (Number.isFinite(kb) && !(kb <= peak)) peak = kb;
+  return tree;
+}
+
+/** CPU milliseconds (user + system) the processes of the tree under `pid` have used so far, from /proc. */
+async function treeCpuMs(pid: number | null | undefined): Promise<number> {
+  let total = 0;
+  for (const p of await processTree(pid)) {
+    const text = await readFile(`/proc/${p}/stat`, 'utf8').catch(() => '');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat (12 and 13 after the command), in clock ticks of 10 ms.
+    total += (Number(fields[11]) + Number(fields[12])) * 10;
   }
-  return peak;
+  return total;
 }
 
 const tail = (text: string) => text.trim().split('\n').slice(-3).join(' / ').slice(0, 300);
@@ -221,6 +241,7 @@ async function session(
     const startMs = performance.now() - started;
     const names = new Set(tools.map((t) => t.name));
     let emptyErrors = 0;
+    const cpu = { ms: 0, calls: 0 };
     const call = async (tool: PeerToolCall, q: Question): Promise<number> => {
       const args = fillTemplate(tool.arguments, templateValues(engine, q, versions));
       const t = performance.now();
@@ -234,7 +255,10 @@ async function session(
       if (!names.has(tool.tool)) return `no tool ${tool.tool}`;
       for (const q of asked.slice(0, 5)) await call(tool, q);
       const samples: number[] = [];
+      const cpuStart = await treeCpuMs(transport.pid);
       for (const q of asked) samples.push(await call(tool, q));
+      cpu.ms += (await treeCpuMs(transport.pid)) - cpuStart;
+      cpu.calls += samples.length;
       return samples;
     };
     const single = await measure(
@@ -243,7 +267,7 @@ async function session(
     );
     const cross = await measure(engine.adapter.serve.cross, questions);
     const rssKb = await treePeakRssKb(transport.pid);
-    return { startMs, rssKb, single, cross, emptyErrors };
+    return { startMs, rssKb, single, cross, cpuPerCallMs: cpu.calls ? cpu.ms / cpu.calls : Number.NaN, emptyErrors };
   } catch (error) {
     throw new Error(`${engine.spec.name} MCP server: ${(error as Error).message} ${tail(stderr)}`);
   } finally {
@@ -289,12 +313,14 @@ export async function benchPeers(options: {
       version: '?',
       builds: [],
       cli: [],
+      cliCpu: [],
       nothing: 0,
       unaskable: 0,
       sessions: [],
     };
   });
   const floor: number[] = [];
+  const floorCpu: number[] = [];
   try {
     for (const engine of engines) {
       await mkdir(engine.home, { recursive: true });
@@ -314,7 +340,9 @@ export async function benchPeers(options: {
       }
     // One-shot questions: each question asked of every engine in turn, with a bare `node -e 0` beside them.
     for (const [i, q] of questions.entries()) {
-      floor.push((await runWall([process.execPath, '-e', '0'], process.env, work)).ms);
+      const bare = await run([process.execPath, '-e', '0'], process.env, work);
+      floor.push(bare.wallMs);
+      floorCpu.push(bare.cpuMs);
       for (const engine of engines) {
         if (engine.failure) continue;
         const template = q.library ? engine.adapter.query.single : engine.adapter.query.cross;
@@ -323,8 +351,9 @@ export async function benchPeers(options: {
           continue;
         }
         const args = fillTemplate(template, templateValues(engine, q, versions));
-        const done = await runWall([...engine.spec.command, ...args], environment(engine), engine.home);
-        engine.cli.push(done.ms);
+        const done = await run([...engine.spec.command, ...args], environment(engine), engine.home);
+        engine.cli.push(done.wallMs);
+        engine.cliCpu.push(done.cpuMs);
         if (done.code !== 0 || answeredNothing(engine.adapter, done.stdout)) engine.nothing++;
       }
       if ((i + 1) % 10 === 0) log(`one-shot questions: ${i + 1}/${questions.length}`);
@@ -345,11 +374,13 @@ export async function benchPeers(options: {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+  const loadEnd = loadavg().map((x) => x.toFixed(2));
   const floorMs = median(floor);
-  const rows = peerRows(engines, bytes, floorMs, questions.length);
+  const floorCpuMs = median(floorCpu);
+  const rows = peerRows(engines, bytes, floorMs, floorCpuMs, questions.length);
   const titles = engines.map((e) => e.adapter.title);
   const markdown = [
-    `${libraries.length} libraries (${(bytes / 1e6).toFixed(2)} MB), ${questions.length} questions, ${runs} run(s) interleaved; ${cpus().length} cores, load ${load.join(' ')} at the start; \`node -e 0\` ${formatMs(floorMs)} (p50) in the same run.`,
+    `${libraries.length} libraries (${(bytes / 1e6).toFixed(2)} MB), ${questions.length} questions, ${runs} run(s) interleaved; ${cpus().length} cores, load average ${load.join(' ')} at the start, ${loadEnd.join(' ')} at the end; \`node -e 0\` ${formatMs(floorMs)} wall, ${formatMs(floorCpuMs)} CPU (p50) in the same run.`,
     '',
     formatPeerTable(titles, rows),
     ...engines.map(
@@ -359,8 +390,9 @@ export async function benchPeers(options: {
   ].join('\n');
   const results = {
     corpusBytes: bytes,
-    loadAverage: load,
+    loadAverage: { start: load, end: loadEnd },
     nodeFloorMs: floorMs,
+    nodeFloorCpuMs: floorCpuMs,
     engines: engines.map((e) => ({
       name: e.spec.name,
       command: e.spec.command,
@@ -368,12 +400,14 @@ export async function benchPeers(options: {
       failure: e.failure,
       builds: e.builds,
       cliMsP50: median(e.cli),
+      cliCpuMsP50: median(e.cliCpu),
       nothing: e.nothing,
       unaskable: e.unaskable,
       sessions: e.sessions.map((s) => ({
         startMs: s.startMs,
         rssKb: s.rssKb,
         errors: s.emptyErrors,
+        cpuPerCallMs: s.cpuPerCallMs,
         single: typeof s.single === 'string' ? s.single : latency(s.single),
         cross: typeof s.cross === 'string' ? s.cross : latency(s.cross),
       })),
@@ -390,7 +424,13 @@ function latency(samples: readonly number[]): { p50: number; p95: number; n: num
 const failed = (engine: Engine): PeerNote => ({ note: engine.failure ? 'failed' : '—' });
 
 /** The table's rows from every engine's samples: medians over the runs, MCP percentiles over every run's calls. */
-function peerRows(engines: readonly Engine[], bytes: number, floorMs: number, questionCount: number): PeerRow[] {
+function peerRows(
+  engines: readonly Engine[],
+  bytes: number,
+  floorMs: number,
+  floorCpuMs: number,
+  questionCount: number,
+): PeerRow[] {
   const cell = (engine: Engine, value: number, text: string): PeerValue | PeerNote =>
     Number.isFinite(value) ? { value, text } : failed(engine);
   const mcp = (engine: Engine, key: 'single' | 'cross'): PeerValue | PeerNote => {
@@ -432,8 +472,22 @@ function peerRows(engines: readonly Engine[], bytes: number, floorMs: number, qu
       floor: { value: floorMs, name: 'the bare node floor' },
       cells: engines.map((e) => cell(e, median(e.cli), formatMs(median(e.cli)))),
     },
+    {
+      label: 'CLI one-shot query, CPU p50 (user + sys)',
+      worse: 'more',
+      floor: { value: floorCpuMs, name: 'the bare node floor' },
+      cells: engines.map((e) => cell(e, median(e.cliCpu), formatMs(median(e.cliCpu)))),
+    },
     { label: 'MCP single-library tool, p50 / p95', worse: 'slower', cells: engines.map((e) => mcp(e, 'single')) },
     { label: 'MCP cross-library, p50 / p95', worse: 'slower', cells: engines.map((e) => mcp(e, 'cross')) },
+    {
+      label: 'MCP server CPU a call (single and cross), mean',
+      worse: 'more',
+      cells: engines.map((e) => {
+        const ms = median(e.sessions.map((s) => s.cpuPerCallMs));
+        return cell(e, ms, formatMs(ms));
+      }),
+    },
     {
       label: 'serving process peak RSS',
       worse: 'more',
