@@ -110,7 +110,8 @@ const adapters: readonly PeerAdapter[] = [
       'neuledge/context (npm @neuledge/context, or a clone built with `pnpm install && pnpm --filter @neuledge/context build`); command `node <clone>/packages/context/dist/cli.js`',
     version: ['--version'],
     env: {},
-    build: ['add', '{folder}', '--name', '{name}', '--pkg-version', '{version}'],
+    // --path .: the whole folder, as the others read it (by itself it reads only a docs/ folder inside when one exists).
+    build: ['add', '{folder}', '--name', '{name}', '--pkg-version', '{version}', '--path', '.'],
     query: {
       single: ['query', '{library}', '{query}'],
       cross: null,
