@@ -151,19 +151,25 @@ const adapters: readonly PeerAdapter[] = [
     install:
       'arabold/docs-mcp-server (npm @arabold/docs-mcp-server, or a clone built with `npm ci && npm run build`; Node 22+); full-text only (no embedding model configured); command `node <clone>/dist/index.js`',
     version: ['--version'],
-    env: { DOCS_MCP_STORE_PATH: '{home}/store', DOCS_MCP_TELEMETRY: 'false', OPENAI_API_KEY: '' },
-    build: ['scrape', '{name}', 'file://{folder}', '--version', '{version}', '--max-pages', '100000'],
+    // Local folders only with file access opened (its default allows ~/Documents alone), no browser download (local
+    // files need none), no telemetry, and no OpenAI key, so no embeddings: full-text search.
+    env: {
+      DOCS_MCP_STORE_PATH: '{home}/store',
+      DOCS_MCP_TELEMETRY: 'false',
+      DOCS_MCP_SCRAPER_SECURITY_FILE_ACCESS_MODE: 'unrestricted',
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      OPENAI_API_KEY: '',
+    },
+    // No --version: it takes semver only, and half the corpus is versioned by date; each name is one library anyway.
+    build: ['scrape', '{name}', 'file://{folder}', '--max-pages', '100000', '--max-depth', '100'],
     query: {
-      single: ['search', '{library}', '{query}', '--version', '{libraryVersion}'],
+      single: ['search', '{library}', '{query}'],
       cross: null,
-      nothing: '^\\s*(\\[\\s*\\]|No results)',
+      nothing: '^\\s*\\[\\s*\\]\\s*$',
     },
     serve: {
       args: ['mcp', '--protocol', 'stdio'],
-      single: {
-        tool: 'search_docs',
-        arguments: { library: '{library}', query: '{query}', version: '{libraryVersion}' },
-      },
+      single: { tool: 'search_docs', arguments: { library: '{library}', query: '{query}' } },
       cross: null,
     },
   },
