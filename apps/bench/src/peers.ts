@@ -50,8 +50,8 @@ interface Engine {
     rssKb: number;
     single: number[] | string;
     cross: number[] | string;
-    /** CPU milliseconds the server's processes used a call, over the timed calls (single and cross). */
-    cpuPerCallMs: number;
+    /** CPU milliseconds the server's processes used a call, over the timed single- and cross-library calls. */
+    cpuPerCallMs: { single: number; cross: number };
     emptyErrors: number;
   }[];
 }
@@ -241,7 +241,6 @@ async function session(
     const startMs = performance.now() - started;
     const names = new Set(tools.map((t) => t.name));
     let emptyErrors = 0;
-    const cpu = { ms: 0, calls: 0 };
     const call = async (tool: PeerToolCall, q: Question): Promise<number> => {
       const args = fillTemplate(tool.arguments, templateValues(engine, q, versions));
       const t = performance.now();
@@ -250,24 +249,25 @@ async function session(
       if (result.isError) emptyErrors++;
       return ms;
     };
-    const measure = async (tool: PeerToolCall | null, asked: readonly Question[]): Promise<number[] | string> => {
+    const cpu = { single: Number.NaN, cross: Number.NaN };
+    const measure = async (key: 'single' | 'cross', asked: readonly Question[]): Promise<number[] | string> => {
+      const tool = engine.adapter.serve[key];
       if (!tool) return 'no such tool';
       if (!names.has(tool.tool)) return `no tool ${tool.tool}`;
       for (const q of asked.slice(0, 5)) await call(tool, q);
       const samples: number[] = [];
       const cpuStart = await treeCpuMs(transport.pid);
       for (const q of asked) samples.push(await call(tool, q));
-      cpu.ms += (await treeCpuMs(transport.pid)) - cpuStart;
-      cpu.calls += samples.length;
+      cpu[key] = ((await treeCpuMs(transport.pid)) - cpuStart) / samples.length;
       return samples;
     };
     const single = await measure(
-      engine.adapter.serve.single,
+      'single',
       questions.filter((q) => q.library !== null),
     );
-    const cross = await measure(engine.adapter.serve.cross, questions);
+    const cross = await measure('cross', questions);
     const rssKb = await treePeakRssKb(transport.pid);
-    return { startMs, rssKb, single, cross, cpuPerCallMs: cpu.calls ? cpu.ms / cpu.calls : Number.NaN, emptyErrors };
+    return { startMs, rssKb, single, cross, cpuPerCallMs: cpu, emptyErrors };
   } catch (error) {
     throw new Error(`${engine.spec.name} MCP server: ${(error as Error).message} ${tail(stderr)}`);
   } finally {
@@ -480,14 +480,18 @@ function peerRows(
     },
     { label: 'MCP single-library tool, p50 / p95', worse: 'slower', cells: engines.map((e) => mcp(e, 'single')) },
     { label: 'MCP cross-library, p50 / p95', worse: 'slower', cells: engines.map((e) => mcp(e, 'cross')) },
-    {
-      label: 'MCP server CPU a call (single and cross), mean',
-      worse: 'more',
-      cells: engines.map((e) => {
-        const ms = median(e.sessions.map((s) => s.cpuPerCallMs));
-        return cell(e, ms, formatMs(ms));
+    ...(['single', 'cross'] as const).map(
+      (key): PeerRow => ({
+        label: `MCP server CPU a ${key === 'single' ? 'single' : 'cross'}-library call, mean`,
+        worse: 'more',
+        cells: engines.map((e) => {
+          const ms = median(e.sessions.map((s) => s.cpuPerCallMs[key]));
+          if (Number.isFinite(ms)) return { value: ms, text: formatMs(ms) };
+          const why = mcp(e, key);
+          return 'note' in why ? why : { note: '—' };
+        }),
       }),
-    },
+    ),
     {
       label: 'serving process peak RSS',
       worse: 'more',
