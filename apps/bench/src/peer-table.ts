@@ -44,6 +44,8 @@ export function docsVersusBest(row: PeerRow): string {
     return `ahead (${(docs.value / row.floor.value).toFixed(2)}× ${row.floor.name})`;
   }
   if (docs.value === best) return 'even';
+  // A best of 0 (a CPU time below the clock tick) has no ratio.
+  if (!(best > 0)) return row.worse;
   return `${(docs.value / best).toFixed(2)}× ${row.worse}`;
 }
 

@@ -133,6 +133,7 @@ describe('the table', () => {
     ['no peer value', { label: 'x', worse: 'slower', cells: [v(2), { note: 'no such tool' }] }, '—'],
     ['docs failed', { label: 'x', worse: 'slower', cells: [{ note: 'failed' }, v(2)] }, '—'],
     ['no ratio', { label: 'x', worse: 'none', cells: [v(0), v(33)] }, '—'],
+    ['a best of 0', { label: 'x', worse: 'more', cells: [v(10), v(0)] }, 'more'],
     ['NaN is no value', { label: 'x', worse: 'slower', cells: [v(1), v(Number.NaN)] }, '—'],
   ])('docs vs best: %s', (_, row, expected) => {
     expect(docsVersusBest(row)).toBe(expected);

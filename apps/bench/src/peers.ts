@@ -482,7 +482,7 @@ function peerRows(
     { label: 'MCP cross-library, p50 / p95', worse: 'slower', cells: engines.map((e) => mcp(e, 'cross')) },
     ...(['single', 'cross'] as const).map(
       (key): PeerRow => ({
-        label: `MCP server CPU a ${key === 'single' ? 'single' : 'cross'}-library call, mean`,
+        label: `MCP server CPU a ${key}-library call, mean (/proc, 10 ms ticks)`,
         worse: 'more',
         cells: engines.map((e) => {
           const ms = median(e.sessions.map((s) => s.cpuPerCallMs[key]));
