@@ -6,7 +6,11 @@
 //              [--realistic 1000|off] [--realistic-store dir]
 //              [--http-clients 20] [--http-requests 1000]
 //              [--embed <model>[,<model>…]] [--rerank <model>] [--vectors 10000,50000]
+//   pnpm bench [corpus] --peer NAME=COMMAND [--peer NAME=COMMAND…] [--runs N] [--out results.json]
 //
+// --peer runs the side-by-side benchmark instead (peers.ts): docs and every peer given, driven by their commands
+// through the adapters of peer-adapters.ts (NAME: context, qmd, docs-mcp-server), interleaved, and prints a
+// markdown table with docs's ratio to the best; the other sections are then skipped.
 // --embed adds hybrid rows for each embedding model, --rerank re-ranking rows,
 // --vectors brute-force cosine over one package of that many sections. --realistic adds searchAll over a
 // store of this repository's dependencies' docs plus the corpus (and one grown to each size listed);
@@ -33,6 +37,9 @@ import { churn, type LoadResult, load, startServe, warmUpPerClient } from './htt
 import { benchBruteForce, benchHybrid } from './hybrid.js';
 import { benchLongQueries } from './long-query.js';
 import { benchMcpHttp, threads } from './mcp-http.js';
+import { PEER_ADAPTERS } from './peer-adapters.js';
+import { peerSpecs } from './peer-args.js';
+import { benchPeers } from './peers.js';
 import { quantile } from './quantile.js';
 import { benchRealistic, type ManyStats, manyRow } from './realistic.js';
 import { benchReplicas } from './replicas.js';
@@ -57,7 +64,9 @@ const bin = path.join(root, 'apps/cli/dist/bin.cjs');
 const USAGE =
   'usage: pnpm bench [corpus dir, default ../shared/corpus] [--queries file.jsonl] [--alternatives file.jsonl] [--runs 5]\n' +
   '       [--many 100,1000] [--realistic 1000|off] [--realistic-store dir] [--http-clients 20] [--http-requests 1000]\n' +
-  '       [--embed model[,model...]] [--rerank model] [--vectors 10000,50000] [--out bench-results.json]';
+  '       [--embed model[,model...]] [--rerank model] [--vectors 10000,50000] [--out bench-results.json]\n' +
+  '       pnpm bench [corpus] --peer NAME=COMMAND [--peer NAME=COMMAND...] [--runs 3] [--out bench-results.json]\n' +
+  `       (side by side with peers; NAME one of ${[...PEER_ADAPTERS.keys()].filter((n) => n !== 'docs').join(', ')})`;
 
 function latency(samples: readonly number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -86,6 +95,7 @@ async function main(): Promise<void> {
       vectors: { type: 'string', default: '' },
       realistic: { type: 'string', default: '1000' },
       'realistic-store': { type: 'string' },
+      peer: { type: 'string', multiple: true },
     },
   });
   const corpus = path.resolve(positionals[0] ?? path.join(root, '../shared/corpus'));
@@ -98,6 +108,29 @@ async function main(): Promise<void> {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Question);
+  if (values.peer && values.peer.length > 0) {
+    const specs = peerSpecs(values.peer, [...PEER_ADAPTERS.keys()], [process.execPath, bin]);
+    if (!specs.ok) {
+      process.stderr.write(`bench: ${specs.error}\n${USAGE}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const side = await benchPeers({
+      corpus,
+      questions,
+      specs: specs.value,
+      adapters: PEER_ADAPTERS,
+      runs,
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    process.stdout.write(`\n${side.markdown}`);
+    await writeFile(
+      values.out,
+      `${JSON.stringify({ date: new Date().toISOString(), corpus, runs, ...side.results }, null, 2)}\n`,
+    );
+    process.stdout.write(`\nwrote ${values.out}\n`);
+    return;
+  }
   const work = await mkdtemp(path.join(tmpdir(), 'docs-bench-'));
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
