@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { type ChunkInput, fitBreadcrumb } from '@docs/store';
+import type { ChunkInput } from '@docs/store';
+import { fitBreadcrumb } from '@docs/store/section-text';
 import { foldSmallSections } from './fold.js';
 import { formatOf, toMarkdown } from './formats/convert.js';
 import { splitFrontMatter } from './front-matter.js';
