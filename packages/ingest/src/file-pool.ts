@@ -6,9 +6,11 @@ import type { DocFile } from '@docs/sources';
 import { type FileOptions, type ProcessedFile, processFile } from './process-file.js';
 import type { FileTask } from './process-worker.js';
 
-// Below this many files a build is over before workers would have started
-// (once the pool runs, every build uses it: its start-up is paid).
+// Below this many files, or this much source, a build is over before workers would have started: each loads the
+// parser on its own (~0.2 s of CPU), while one thread parses 512 KB of documentation in about that. Once the pool
+// runs, every build uses it: its start-up is paid.
 const MIN_FILES_FOR_WORKERS = 40;
+const MIN_BYTES_FOR_WORKERS = 512 * 1024;
 
 /** Answers waited for, per task id. */
 interface Pending {
@@ -108,7 +110,10 @@ export async function* processFiles(
   const size = workers ?? Math.max(1, availableParallelism());
   const script = fileURLToPath(new URL('./process-worker.js', import.meta.url));
   const poolReady = pool?.size === size;
-  if (size < 1 || (files.length < MIN_FILES_FOR_WORKERS && !poolReady) || !existsSync(script)) {
+  const sizes = size < 1 || files.length < MIN_FILES_FOR_WORKERS ? [] : fileSizes(files);
+  const small =
+    files.length < MIN_FILES_FOR_WORKERS || sizes.reduce((sum, bytes) => sum + bytes, 0) < MIN_BYTES_FOR_WORKERS;
+  if (size < 1 || (small && !poolReady) || !existsSync(script)) {
     for (const file of files) {
       signal?.throwIfAborted();
       yield { file, result: await processFile(file.absolutePath, file.relativePath, fileOptions) };
@@ -117,7 +122,7 @@ export async function* processFiles(
   }
   if (!poolReady) pool = new FilePool(script, size);
   const shared = pool as FilePool;
-  const order = dispatchOrder(files, size);
+  const order = dispatchOrder(files.length < MIN_FILES_FOR_WORKERS ? fileSizes(files) : sizes, size);
   // A few files ahead per worker keeps every thread busy while order is kept.
   const ahead = size * 4;
   const inFlight = new Map<number, Promise<ProcessedFile>>();
@@ -148,20 +153,23 @@ export async function* processFiles(
  * sent first, the other threads work through the rest meanwhile. Its answer
  * waits for its turn, so only these few are held out of order.
  */
-function dispatchOrder(files: readonly DocFile[], workers: number): number[] {
-  const sizes = files.map((file) => {
-    try {
-      return statSync(file.absolutePath).size;
-    } catch {
-      // The worker reports it; its size only decides when it is sent.
-      return 0;
-    }
-  });
+function dispatchOrder(sizes: readonly number[], workers: number): number[] {
   const total = sizes.reduce((sum, bytes) => sum + bytes, 0);
   // A file that is more than its share of one thread's work in a quarter of the build.
   const large = total / (workers * 4);
-  const big = files.map((_, i) => i).filter((i) => (sizes[i] as number) > large);
+  const big = sizes.map((_, i) => i).filter((i) => (sizes[i] as number) > large);
   big.sort((a, b) => (sizes[b] as number) - (sizes[a] as number));
   const early = new Set(big);
-  return [...big, ...files.map((_, i) => i).filter((i) => !early.has(i))];
+  return [...big, ...sizes.map((_, i) => i).filter((i) => !early.has(i))];
+}
+
+/** Each file's size in bytes; 0 for one that cannot be read (its worker reports it). */
+function fileSizes(files: readonly DocFile[]): number[] {
+  return files.map((file) => {
+    try {
+      return statSync(file.absolutePath).size;
+    } catch {
+      return 0;
+    }
+  });
 }

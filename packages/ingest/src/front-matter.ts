@@ -1,4 +1,10 @@
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+import type { parse } from 'yaml';
+
+// Loaded on the first front matter (yaml's CommonJS build, so splitting stays synchronous): a page without any, and
+// a build's main thread, whose workers parse, never pay for it.
+const load = createRequire(import.meta.url);
+let parseYaml: typeof parse | undefined;
 
 /** Result of {@link splitFrontMatter}. */
 export interface FrontMatter {
@@ -52,7 +58,8 @@ export function splitFrontMatter(source: string): FrontMatter {
 
 function parseYamlMapping(text: string): Record<string, unknown> {
   try {
-    const value: unknown = parse(text);
+    parseYaml ??= (load('yaml') as { parse: typeof parse }).parse;
+    const value: unknown = parseYaml(text);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       return value as Record<string, unknown>;
     }

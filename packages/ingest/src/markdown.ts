@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import MarkdownIt, { type Token } from 'markdown-it';
+import type { MarkdownIt, default as MarkdownItClass, Token } from 'markdown-it';
 import { type CodeFence, isFenceClose, matchFenceOpen } from './fence.js';
 import { splitFrontMatter } from './front-matter.js';
 import { stripMdx } from './mdx.js';
@@ -70,12 +71,22 @@ export interface ParseOptions {
 // tokens that the text extraction can drop, instead of literal `<div>` text.
 // The default preset keeps GFM tables and strikethrough; linkify and
 // typographer stay off since they only change rendering, not structure.
-const markdown = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
-// Link URLs are dropped from the text and never rendered, so the per-link URL
-// parsing, punycode and percent-encoding work is wasted (~5% of parse time).
-markdown.normalizeLink = (url) => url;
-markdown.normalizeLinkText = (text) => text;
-markdown.validateLink = () => true;
+// Made on first use (markdown-it's CommonJS build, so parsing stays synchronous): a build's main thread, whose
+// workers parse, and a process that only searches never load it.
+const load = createRequire(import.meta.url);
+let parser: MarkdownIt | undefined;
+function markdownParser(): MarkdownIt {
+  if (parser !== undefined) return parser;
+  const Parser = load('markdown-it') as typeof MarkdownItClass;
+  const markdown = new Parser('default', { html: true, linkify: false, typographer: false });
+  // Link URLs are dropped from the text and never rendered, so the per-link URL
+  // parsing, punycode and percent-encoding work is wasted (~5% of parse time).
+  markdown.normalizeLink = (url) => url;
+  markdown.normalizeLinkText = (text) => text;
+  markdown.validateLink = () => true;
+  parser = markdown;
+  return markdown;
+}
 
 const DEFAULT_MAX_SECTION_TOKENS = 800;
 const DEFAULT_MAX_PIECE_CHARS = 1_000_000;
@@ -140,7 +151,7 @@ export function parseStrippedMarkdown(
   const links = new Set<string>();
   for (const [from, to] of pieces) {
     const pieceSource = from === 0 && to === lines.length ? stripped : lines.slice(from, to).join('\n');
-    const tokens = markdown.parse(pieceSource, env);
+    const tokens = markdownParser().parse(pieceSource, env);
     collectLinks(tokens, links);
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i] as Token;
@@ -361,7 +372,7 @@ function collectReferences(lines: readonly string[]): Record<string, { href: str
     if (fence !== null || !line.includes(']:')) continue;
     const match = REFERENCE_DEFINITION.exec(line);
     if (match === null) continue;
-    const label = markdown.utils.normalizeReference(match[1] as string);
+    const label = markdownParser().utils.normalizeReference(match[1] as string);
     if (label !== '' && references[label] === undefined) references[label] = { href: match[2] as string, title: '' };
   }
   return references;

@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
-import { type ChunkInput, fitBreadcrumb } from '@docs/store';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import type { ChunkInput } from '@docs/store';
+import { fitBreadcrumb } from '@docs/store/section-text';
 import { foldSmallSections } from './fold.js';
 import { formatOf, toMarkdown } from './formats/convert.js';
 import { splitFrontMatter } from './front-matter.js';
@@ -39,11 +40,20 @@ export async function processFile(
   relativePath: string,
   options: FileOptions,
 ): Promise<ProcessedFile> {
-  const size = (await stat(absolutePath)).size;
-  if (size > options.maxFileBytes) {
-    return { kind: 'skipped', reason: `larger than ${options.maxFileBytes} bytes (${size})`, bytes: 0 };
+  // Read synchronously, through one descriptor: a worker thread has nothing else to do meanwhile, and the promise
+  // API's stat, open, stat, read and close each went through the thread pool and back, per file.
+  const fd = openSync(absolutePath, 'r');
+  let size: number;
+  let raw: string;
+  try {
+    size = fstatSync(fd).size;
+    if (size > options.maxFileBytes) {
+      return { kind: 'skipped', reason: `larger than ${options.maxFileBytes} bytes (${size})`, bytes: 0 };
+    }
+    raw = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
-  const raw = await readFile(absolutePath, 'utf8');
   // Other formats become markdown first, so every format gets the same sections, folding and index.
   const format = formatOf(relativePath) ?? 'markdown';
   const source = format === 'markdown' ? raw : toMarkdown(raw, format);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DOC_FORMATS, type DocFormat, htmlToMarkdown } from '@docs/sources';
+import { DOC_FORMATS, type DocFormat, htmlToMarkdown } from '@docs/sources/formats';
 import { asciidocToMarkdown } from './asciidoc.js';
 import { rstToMarkdown } from './rst.js';
 import { textToMarkdown } from './text.js';
