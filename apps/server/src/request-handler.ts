@@ -76,7 +76,7 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
   const exchange = new McpExchange();
   const connected = await docsServer(serverOptions, shared);
   await connected.server.connect(exchange);
-  return {
+  const handler: RequestHandler = {
     workers: 0,
     async mcp(message, headers) {
       const request = exchange.take(message, headers);
@@ -110,6 +110,32 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
       await store.close();
     },
   };
+  await warmUp(handler);
+  return handler;
+}
+
+/** What {@link warmUp} asks: a few common words, so a search opens the libraries and runs every stage. */
+const WARM_UP_TOPICS = ['install', 'configuration options', 'error handling example'];
+
+/**
+ * Answers a few requests before the handler is handed out (and so before the port opens): the first requests
+ * after start otherwise pay for what every later one finds ready (the libraries' connections and statements, the
+ * token counter, code not compiled yet), and a client's first calls were many times slower than the rest.
+ * Requests without a session, so nothing of them is remembered; whatever they answer, or fail with, is dropped.
+ */
+async function warmUp(handler: RequestHandler): Promise<void> {
+  for (const [i, topic] of WARM_UP_TOPICS.entries()) {
+    const call = {
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'search_all', arguments: { topic } },
+    };
+    await handler
+      .mcp(call, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' })
+      .catch(() => undefined);
+    await handler.api('GET', `/api/search?${new URLSearchParams({ q: topic })}`).catch(() => undefined);
+  }
 }
 
 /** True for a single initialize request (a batch may not hold one: the SDK's transport refuses it). */
