@@ -47,8 +47,8 @@ export { candidateTags, planRepositories, repositoryOf, stageFromRepositories } 
 export type { ResolvedSource, SourceKind, SourceProgress } from './source.js';
 export type { DocFile, SkippedFile } from './walk.js';
 export { findDocFiles } from './walk.js';
-export type { WebsiteOptions } from './website.js';
 export { pageWebAddress } from './web-address.js';
+export type { WebsiteOptions } from './website.js';
 export { fetchWebsite } from './website.js';
 export type { ProjectLayout, WorkspacePackage } from './workspaces.js';
 export { filterPackages, findProjectLayout } from './workspaces.js';
