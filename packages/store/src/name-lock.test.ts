@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,5 +82,28 @@ describe('installing two spellings of one name at once', () => {
     expect(await withNameLock(home, 'CaseTest', async () => 'held')).toBe('held');
     expect(Date.now() - started).toBeLessThan(1000);
     expect((await readdir(home)).filter((f) => f.includes('.lock'))).toEqual([]);
+  });
+
+  it('takes over a lock left without a pid (killed between making it and writing its pid) once it is old', async () => {
+    const home = path.join(dir, 'home');
+    await mkdir(home, { recursive: true });
+    const lock = path.join(home, '.casetest.lock');
+    await writeFile(lock, '');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    const started = Date.now();
+    expect(await withNameLock(home, 'casetest', async () => 'held')).toBe('held');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await readdir(home)).toEqual([]);
+  });
+
+  it('is swept by the next listing when its holder is gone, and kept while its holder runs or it was just made', async () => {
+    const home = path.join(dir, 'home');
+    await new PackageStore(home).install(await build('kept'));
+    await writeFile(path.join(home, '.dead.lock'), '2147483646');
+    await writeFile(path.join(home, '.alive.lock'), String(process.pid));
+    await writeFile(path.join(home, '.fresh.lock'), '');
+    expect((await new PackageStore(home).list()).map((p) => p.name)).toEqual(['kept']);
+    expect((await readdir(home)).filter((f) => f.endsWith('.lock')).sort()).toEqual(['.alive.lock', '.fresh.lock']);
   });
 });

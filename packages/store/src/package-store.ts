@@ -30,6 +30,7 @@ import {
 import { PackageReader } from './package-reader.js';
 import {
   assertNoPendingWal,
+  isLockFile,
   partialName,
   partialTag,
   removeLeftoversSync,
@@ -135,7 +136,9 @@ export class PackageStore {
       throw new StoreError('io', `cannot read the store at ${this.dir}: ${(error as Error).message}`, { cause: error });
     }
     // Every change shows here, so this is where a killed build's files are first seen.
-    if (entries.some((e) => e.startsWith('.') && e.includes('.partial'))) removeLeftoversSync(this.dir);
+    if (entries.some((e) => e.startsWith('.') && (e.includes('.partial') || isLockFile(e)))) {
+      removeLeftoversSync(this.dir);
+    }
     const packages: InstalledPackage[] = [];
     for (const entry of entries) {
       const id = parsePackageFileName(entry);

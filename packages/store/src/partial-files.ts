@@ -45,6 +45,16 @@ export function isRunning(pid: number): boolean {
 // `.<pid>.stale`.
 const NAME_LOCK = /^\..+\.lock$/;
 const STALE_LOCK = /^\..+\.lock\.(\d+)\.stale$/;
+/**
+ * A name lock still without a pid this long after it was made was left by a process killed between making it and
+ * writing its pid (microseconds apart): no live maker leaves one that long.
+ */
+export const EMPTY_LOCK_STALE_MS = 10_000;
+
+/** Whether a directory entry is a name lock or one moved aside: the sweep looks at them as at partial files. */
+export function isLockFile(entry: string): boolean {
+  return NAME_LOCK.test(entry) || STALE_LOCK.test(entry);
+}
 
 /** True for a partial file (or its side file) or a name lock whose writer is gone. */
 export function isLeftover(
@@ -55,9 +65,12 @@ export function isLeftover(
   const stale = STALE_LOCK.exec(entry);
   if (stale) return !isRunning(Number(stale[1]));
   if (NAME_LOCK.test(entry)) {
-    // A lock just made holds no pid yet: its maker runs.
     const pid = holder();
-    return pid !== undefined && pid > 0 && !isRunning(pid);
+    if (pid === undefined) return false;
+    if (pid > 0) return !isRunning(pid);
+    // A lock just made holds no pid yet: its maker runs, unless it has held none for long.
+    const modified = mtimeMs();
+    return modified !== undefined && Date.now() - modified > EMPTY_LOCK_STALE_MS;
   }
   const tagged = PARTIAL.exec(entry);
   if (tagged) return !isRunning(Number(tagged[1]));
