@@ -290,10 +290,13 @@ for (const name of publishableNames) {
       /^## Install$/m.test(readme) && /^## Example$/m.test(readme),
       'the README needs "## Install" and "## Example"',
     );
-    const targets = JSON.stringify(manifest.exports).match(/"\.\/[^"]+"/g) ?? [];
-    for (const target of [...targets, ...Object.values(manifest.bin ?? {}).map((b) => `"${b}"`)]) {
-      const file = target.slice(3, -1);
-      assert(files.includes(file), `${target} is not in the tarball`);
+    // The files the exports map points to (its values; its keys are subpaths such as "./stdio", not files).
+    const exportTargets = (value) =>
+      typeof value === 'string' ? [value] : Object.values(value ?? {}).flatMap((v) => exportTargets(v));
+    const targets = exportTargets(manifest.exports).filter((t) => t.startsWith('./'));
+    for (const target of [...targets, ...Object.values(manifest.bin ?? {})]) {
+      const file = target.replace(/^\.\//, '');
+      assert(files.includes(file), `"${target}" is not in the tarball`);
     }
     for (const file of Object.values(manifest.bin ?? {})) {
       const head = readFileSync(path.join(dir, file), 'utf8').split('\n')[0];
