@@ -1,7 +1,7 @@
 import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoreError } from './errors.js';
-import { EMPTY_LOCK_STALE_MS, isRunning } from './partial-files.js';
+import { isAbandonedLock } from './partial-files.js';
 
 /** How long an install waits for another one of the same library before giving up: far longer than a rename. */
 const WAIT_MS = 30_000;
@@ -33,12 +33,8 @@ export async function withNameLock<T>(dir: string, name: string, work: () => Pro
     }
     const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
     // A lock just made holds no pid yet (0): its maker runs, unless it has held none for long (killed in between).
-    const dead =
-      Number.isInteger(holder) &&
-      (holder > 0
-        ? !isRunning(holder)
-        : Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now()) > EMPTY_LOCK_STALE_MS);
-    if (dead) {
+    const modified = holder === 0 ? (await stat(lock).catch(() => undefined))?.mtimeMs : undefined;
+    if (isAbandonedLock(holder, () => modified)) {
       await takeOver(lock, holder);
       continue;
     }

@@ -49,7 +49,18 @@ const STALE_LOCK = /^\..+\.lock\.(\d+)\.stale$/;
  * A name lock still without a pid this long after it was made was left by a process killed between making it and
  * writing its pid (microseconds apart): no live maker leaves one that long.
  */
-export const EMPTY_LOCK_STALE_MS = 10_000;
+const EMPTY_LOCK_STALE_MS = 10_000;
+
+/**
+ * Whether a name lock holding `pid` (0: its maker has not written its pid yet) was abandoned: its holder is gone, or
+ * it has held no pid for {@link EMPTY_LOCK_STALE_MS} since `modifiedMs` (undefined: unknown, so not abandoned).
+ */
+export function isAbandonedLock(pid: number, modifiedMs: () => number | undefined): boolean {
+  if (!Number.isInteger(pid) || pid < 0) return false;
+  if (pid > 0) return !isRunning(pid);
+  const modified = modifiedMs();
+  return modified !== undefined && Date.now() - modified > EMPTY_LOCK_STALE_MS;
+}
 
 /** Whether a directory entry is a name lock or one moved aside: the sweep looks at them as at partial files. */
 export function isLockFile(entry: string): boolean {
@@ -66,11 +77,7 @@ export function isLeftover(
   if (stale) return !isRunning(Number(stale[1]));
   if (NAME_LOCK.test(entry)) {
     const pid = holder();
-    if (pid === undefined) return false;
-    if (pid > 0) return !isRunning(pid);
-    // A lock just made holds no pid yet: its maker runs, unless it has held none for long.
-    const modified = mtimeMs();
-    return modified !== undefined && Date.now() - modified > EMPTY_LOCK_STALE_MS;
+    return pid !== undefined && isAbandonedLock(pid, mtimeMs);
   }
   const tagged = PARTIAL.exec(entry);
   if (tagged) return !isRunning(Number(tagged[1]));
