@@ -433,6 +433,11 @@ function peerRows(
 ): PeerRow[] {
   const cell = (engine: Engine, value: number, text: string): PeerValue | PeerNote =>
     Number.isFinite(value) ? { value, text } : failed(engine);
+  /** The highest of a memory reading in KB (none: -Infinity, which `cell` reports as failed). */
+  const peak = (engine: Engine, kbs: readonly number[]) => {
+    const kb = Math.max(...kbs);
+    return cell(engine, kb, formatKb(kb));
+  };
   const mcp = (engine: Engine, key: 'single' | 'cross'): PeerValue | PeerNote => {
     if (engine.sessions.length === 0) return failed(engine);
     const note = engine.sessions.map((s) => s[key]).find((x) => typeof x === 'string');
@@ -461,10 +466,12 @@ function peerRows(
     {
       label: 'build peak RSS, one process',
       worse: 'more',
-      cells: engines.map((e) => {
-        const kb = Math.max(...e.builds.map((b) => b.peakRssKb));
-        return cell(e, e.builds.length ? kb : Number.NaN, formatKb(kb));
-      }),
+      cells: engines.map((e) =>
+        peak(
+          e,
+          e.builds.map((b) => b.peakRssKb),
+        ),
+      ),
     },
     {
       label: 'CLI one-shot query, wall p50',
@@ -495,10 +502,12 @@ function peerRows(
     {
       label: 'serving process peak RSS',
       worse: 'more',
-      cells: engines.map((e) => {
-        const kb = Math.max(...e.sessions.map((s) => s.rssKb));
-        return cell(e, e.sessions.length ? kb : Number.NaN, formatKb(kb));
-      }),
+      cells: engines.map((e) =>
+        peak(
+          e,
+          e.sessions.map((s) => s.rssKb),
+        ),
+      ),
     },
     {
       label: 'server start → first `tools/list` reply, p50',
