@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -333,6 +333,22 @@ describe('readers the cache lets go of', () => {
     const current = async () => (await store.resolve('lib@1.0.0')) as { ok: true; value: InstalledPackage };
     return { store, other, current };
   }
+
+  it('keeps a reader of each of a hundred packages: a search over them all opens each once, not on every search', async () => {
+    // Once the store kept 64: going through more, it closed each just before it was next asked for.
+    const store = new PackageStore(path.join(dir, 'home'));
+    const file = await build('lib', '1.0.0');
+    await mkdir(store.dir, { recursive: true });
+    for (let i = 0; i < 100; i++)
+      await copyFile(file, path.join(store.dir, packageFileName({ name: `lib${i}`, version: '1.0.0' })));
+    const all = await store.list();
+    expect(all).toHaveLength(100);
+    const first = all.map((p) => store.reader(p));
+    for (const reader of first) expect(await reader.search(cors, { limit: 5 })).toHaveLength(1);
+    const again = all.map((p) => store.reader(p));
+    expect(again.every((reader, i) => reader === first[i])).toBe(true);
+    await store.close();
+  });
 
   it('an evicted reader reads on for a search that still holds it, reopening its file', async () => {
     // One connection at most: opening a second package evicts the first while a search may still hold its reader.

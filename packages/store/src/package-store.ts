@@ -94,8 +94,11 @@ export class PackageStore {
   /**
    * @param dir - the store directory (created on the first install).
    * @param options.maxOpenPackages - connections kept open at once; the least
-   *   recently used is closed beyond it, so a store of a thousand packages
-   *   holds neither a thousand file handles nor a thousand page caches. @default 64
+   *   recently used is closed beyond it. A search over every library goes
+   *   through them in turn, so with more libraries than this each search
+   *   closed, opened and prepared every one of them again (~0.75 ms each);
+   *   an open connection holds a file handle and ~0.2 MB (openReadOnlyDatabase
+   *   keeps it small), so a store of a thousand holds ~200 MB. @default 1024
    * @param options.readerCaches - how much the readers keep of what they read
    *   across searches: the chunks' fields and the phrase lists. A store that
    *   sets them has caches of its own; every store that does not shares the
@@ -109,7 +112,7 @@ export class PackageStore {
     options: { maxOpenPackages?: number; readerCaches?: ReaderCacheSizes; verify?: VerifiedPackages } = {},
   ) {
     this.dir = path.resolve(dir);
-    this.#maxOpen = Math.max(1, options.maxOpenPackages ?? 64);
+    this.#maxOpen = Math.max(1, options.maxOpenPackages ?? 1024);
     this.#caches = options.readerCaches ? new ReaderCaches(options.readerCaches) : sharedReaderCaches();
     this.#catalog = new StoreCatalog(this.dir);
     this.#verify = options.verify;
