@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import semver from 'semver';
@@ -349,6 +351,34 @@ describe('readers the cache lets go of', () => {
     expect(again.every((reader, i) => reader === first[i])).toBe(true);
     await store.close();
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'with fewer file handles than packages, closes some of its connections and answers from every package',
+    async () => {
+      // The process may open 48 files (Node itself holds about 20), the store is asked to keep 1,024 connections:
+      // opening the thirtieth or so package fails for want of a handle, and the store must make room, not fail.
+      const home = path.join(dir, 'home');
+      const file = await build('lib', '1.0.0');
+      await mkdir(home, { recursive: true });
+      for (let i = 0; i < 80; i++)
+        await copyFile(file, path.join(home, packageFileName({ name: `lib${i}`, version: '1.0.0' })));
+      const store = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+      const script = `import { PackageStore } from ${JSON.stringify(store)};
+        const store = new PackageStore(${JSON.stringify(home)});
+        const all = await store.list();
+        const found = [];
+        for (let round = 0; round < 2; round++)
+          for (const p of all) found.push((await store.reader(p).search(${JSON.stringify(cors)}, { limit: 5 })).length);
+        await store.close();
+        process.stdout.write(JSON.stringify(found));`;
+      const result = spawnSync('sh', ['-c', 'ulimit -n 48 && exec "$NODE" --input-type=module -e "$SCRIPT"'], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE: process.execPath, SCRIPT: script },
+      });
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toEqual(Array.from({ length: 160 }, () => 1));
+    },
+  );
 
   it('an evicted reader reads on for a search that still holds it, reopening its file', async () => {
     // One connection at most: opening a second package evicts the first while a search may still hold its reader.

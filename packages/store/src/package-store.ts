@@ -6,6 +6,7 @@ import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
 import { damagedBy } from './damage.js';
 import { StoreError } from './errors.js';
+import { outOfFileHandles } from './file-handles.js';
 import type { Term } from './fts-query.js';
 import type { InstalledPackage } from './installed-package.js';
 import { withNameLock } from './name-lock.js';
@@ -87,7 +88,7 @@ export class PackageStore {
   #builtAt = new Map<string, { mtimeMs: number; bytes: number; builtAt: string | undefined }>();
   readonly #catalog: StoreCatalog;
 
-  readonly #maxOpen: number;
+  #maxOpen: number;
   readonly #caches: ReaderCaches;
   readonly #verify: VerifiedPackages | undefined;
 
@@ -440,7 +441,7 @@ export class PackageStore {
       const label = formatPackageId(pkg);
       let database: ReturnType<typeof openInstalled>;
       try {
-        database = openInstalled(pkg);
+        database = openInstalled(pkg, () => this.#makeRoom());
       } catch (error) {
         throw damagedBy(error, label);
       }
@@ -456,13 +457,36 @@ export class PackageStore {
     };
     const reader = new PackageReader(open(), pkg.file, formatPackageId(pkg), open, this.#caches);
     this.#readers.set(pkg.file, { reader, mtimeMs: pkg.mtimeMs, bytes: pkg.bytes });
-    // The least recently used beyond the limit lets go of its connection; a search still holding it reopens it.
+    this.#evictBeyond(this.#maxOpen);
+    return reader;
+  }
+
+  /** The least recently used beyond `kept` let go of their connections; a search still holding one reopens it. */
+  #evictBeyond(kept: number): void {
     for (const [file, entry] of this.#readers) {
-      if (this.#readers.size <= this.#maxOpen) break;
+      if (this.#readers.size <= kept) break;
       this.#readers.delete(file);
       entry.reader.evict();
     }
-    return reader;
+  }
+
+  /**
+   * Called when the process has no file handle left to open a package (its limit is below maxOpenPackages, or other
+   * code holds many): the retired readers close, and half of the open ones let go of their connections, the least
+   * recently used first; the store keeps no more than that open from then on. False when it holds none to let go of:
+   * the open fails as it stands.
+   */
+  #makeRoom(): boolean {
+    if (this.#readers.size === 0 && this.#retired.size === 0) return false;
+    for (const [reader, pending] of this.#retired) {
+      clearTimeout(pending);
+      void reader.close();
+    }
+    this.#retired.clear();
+    const kept = Math.floor(this.#readers.size / 2);
+    this.#maxOpen = Math.max(1, kept);
+    this.#evictBeyond(kept);
+    return true;
   }
 
   /**
@@ -557,13 +581,19 @@ function isPrereleaseIn(version: string, range: string): boolean {
  * Opens an installed package for reading. Another process may remove it between
  * a listing and this open; SQLite then says only "unable to open database
  * file", so a file that is no longer there is told apart as `gone`. One that is
- * there again (removed and installed anew meanwhile) is opened once more.
+ * there again (removed and installed anew meanwhile) is opened once more. When the process has no file handle left,
+ * `makeRoom` lets the store close some of its connections before another try.
  */
-function openInstalled(pkg: InstalledPackage): ReturnType<typeof openReadOnlyDatabase> {
+function openInstalled(pkg: InstalledPackage, makeRoom: () => boolean): ReturnType<typeof openReadOnlyDatabase> {
   for (let attempt = 1; ; attempt++) {
     try {
       return openReadOnlyDatabase(pkg.file);
     } catch (error) {
+      // Out of file handles: each time the store lets go of some connections, the open is tried again.
+      if (outOfFileHandles(pkg.file) && makeRoom()) {
+        attempt = 0;
+        continue;
+      }
       if (!existsSync(pkg.file)) {
         const id = formatPackageId(pkg);
         throw new StoreError('gone', `${id} was removed while it was being read: it is no longer installed`, {
