@@ -333,6 +333,15 @@ describe('tokenBudget with bytesPerToken (items whose tokens understate their si
     expect(Math.max(0, ...seen)).toBeLessThanOrEqual(400);
   });
 
+  it('cuts a text that opens with an emoji after the emoji, not to nothing', () => {
+    // The first character-level cut falls inside the emoji's surrogate pair; it once stepped back to an empty cut,
+    // which does not fit, and the binary search then found no cut at all (a counterexample of the law below).
+    const honest = (text: string) => Math.max(wordCount(text), Math.ceil(encodedBytes(text) / 8));
+    const content = '😀\u001b]0;title\u0007';
+    const result = tokenBudget([{ content, tokens: honest(content) }], { budget: 1, countTokens: honest });
+    expect(result.items).toEqual([{ content: '😀', tokens: 1, truncated: true }]);
+  });
+
   test.each([0, -1, Number.NaN])('throws a RangeError for bytesPerToken %s', (bytesPerToken) => {
     expect(() => tokenBudget([item('a', 1)], { budget: 10, bytesPerToken })).toThrow(RangeError);
   });

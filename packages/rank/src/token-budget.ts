@@ -188,9 +188,12 @@ function cutToBudget(
     after(matchStarts(text, /\s+/g)),
     {
       length: text.length - first,
+      // A cut inside a surrogate pair takes the whole pair: stepping back instead would make the first candidate
+      // empty (a text opening with an emoji), which never fits, and the search, which takes the fitting candidates
+      // for a prefix, would then find no cut at all.
       at: (index) => {
         const end = first + 1 + index;
-        return splitsSurrogatePair(text, end) ? end - 1 : end;
+        return splitsSurrogatePair(text, end) ? end + 1 : end;
       },
     },
   ];
