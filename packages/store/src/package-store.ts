@@ -472,20 +472,20 @@ export class PackageStore {
 
   /**
    * Called when the process has no file handle left to open a package (its limit is below maxOpenPackages, or other
-   * code holds many): the retired readers close, and half of the open ones let go of their connections, the least
-   * recently used first; the store keeps no more than that open from then on. False when it holds none to let go of:
-   * the open fails as it stands.
+   * code holds many): half of the open readers let go of their connections, the least recently used first, and the
+   * store keeps no more than that open from then on; with none open, the retired readers close. False when it holds
+   * none to let go of: the open fails as it stands.
    */
   #makeRoom(): boolean {
-    if (this.#readers.size === 0 && this.#retired.size === 0) return false;
-    for (const [reader, pending] of this.#retired) {
-      clearTimeout(pending);
-      void reader.close();
+    if (this.#readers.size > 0) {
+      const kept = Math.floor(this.#readers.size / 2);
+      this.#maxOpen = Math.max(1, kept);
+      this.#evictBeyond(kept);
+      return true;
     }
-    this.#retired.clear();
-    const kept = Math.floor(this.#readers.size / 2);
-    this.#maxOpen = Math.max(1, kept);
-    this.#evictBeyond(kept);
+    // Retired readers last: one closes under any search still holding it, where an evicted one reopens.
+    if (this.#retired.size === 0) return false;
+    this.#closeRetiredBeyond(0);
     return true;
   }
 
@@ -503,8 +503,13 @@ export class PackageStore {
     timer.unref();
     this.#retired.set(reader, timer);
     // Bounded: beyond maxOpenPackages the oldest retired (the one most surely done with) closes at once.
+    this.#closeRetiredBeyond(this.#maxOpen);
+  }
+
+  /** The oldest retired readers beyond `kept` close now, not when their delay is up. */
+  #closeRetiredBeyond(kept: number): void {
     for (const [oldest, pending] of this.#retired) {
-      if (this.#retired.size <= this.#maxOpen) break;
+      if (this.#retired.size <= kept) break;
       clearTimeout(pending);
       this.#retired.delete(oldest);
       void oldest.close();
