@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -82,6 +83,37 @@ describe('installing two spellings of one name at once', () => {
     expect(await withNameLock(home, 'CaseTest', async () => 'held')).toBe('held');
     expect(Date.now() - started).toBeLessThan(1000);
     expect((await readdir(home)).filter((f) => f.includes('.lock'))).toEqual([]);
+  });
+
+  it("is never seen without its holder's pid, so a kill at any point leaves a lock the next listing can judge", async () => {
+    const home = path.join(dir, 'home');
+    await mkdir(home, { recursive: true });
+    const lock = path.join(home, '.casetest.lock');
+    const seen: string[] = [];
+    let holding = true;
+    // Reads the lock on every turn of the event loop while it is taken and given back, in this process: a read
+    // between making the lock and writing into it sees it empty.
+    const read = () => {
+      try {
+        return readFileSync(lock, 'utf8');
+      } catch {
+        return 'absent';
+      }
+    };
+    const watching = new Promise<void>((resolve) => {
+      const turn = () => {
+        seen.push(read());
+        if (holding) setImmediate(turn);
+        else resolve();
+      };
+      turn();
+    });
+    for (let i = 0; i < 300; i++) await withNameLock(home, 'casetest', async () => undefined);
+    holding = false;
+    await watching;
+    expect(seen.filter((content) => content !== 'absent').length).toBeGreaterThan(0);
+    expect(seen.filter((content) => content !== 'absent' && content !== String(process.pid))).toEqual([]);
+    expect(await readdir(home)).toEqual([]);
   });
 
   it('takes over a lock left without a pid (killed between making it and writing its pid) once it is old', async () => {

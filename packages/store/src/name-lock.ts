@@ -1,7 +1,7 @@
-import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StoreError } from './errors.js';
-import { isAbandonedLock } from './partial-files.js';
+import { isAbandonedLock, partialName } from './partial-files.js';
 
 /** How long an install waits for another one of the same library before giving up: far longer than a rename. */
 const WAIT_MS = 30_000;
@@ -9,7 +9,7 @@ const RETRY_MS = 10;
 
 /**
  * Runs `work` holding the store's lock on a library name, whatever its case: `.<name in lower case>.lock`, made
- * with O_EXCL and holding the holder's pid. Installing checks that no other spelling of the name is installed
+ * holding the holder's pid from the moment it exists. Installing checks that no other spelling of the name is installed
  * and then renames the package in; two installs of `casetest` and `CaseTest` at the same moment (in two
  * processes or one) would otherwise both pass the check before either renamed. A lock whose process is gone
  * (killed) is taken over.
@@ -18,21 +18,10 @@ export async function withNameLock<T>(dir: string, name: string, work: () => Pro
   const lock = path.join(dir, `.${name.toLowerCase().replace('/', '+')}.lock`);
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    try {
-      const handle = await open(lock, 'wx');
-      try {
-        await handle.writeFile(String(process.pid));
-      } finally {
-        await handle.close();
-      }
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new StoreError('io', `cannot lock ${name} in ${dir}: ${(error as Error).message}`, { cause: error });
-      }
-    }
+    if (await tryLock(lock, name, dir)) break;
     const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
-    // A lock just made holds no pid yet (0): its maker runs, unless it has held none for long (killed in between).
+    // A lock holding no pid (0) was made by O_EXCL (no hard links, or an older docs) and not written yet: its maker
+    // runs, unless it has held none for long (killed in between).
     const modified = holder === 0 ? (await stat(lock).catch(() => undefined))?.mtimeMs : undefined;
     if (isAbandonedLock(holder, () => modified)) {
       await takeOver(lock, holder);
@@ -50,6 +39,46 @@ export async function withNameLock<T>(dir: string, name: string, work: () => Pro
     return await work();
   } finally {
     await rm(lock, { force: true });
+  }
+}
+
+/**
+ * Makes `lock` holding this process's pid, or returns false when another holds it. The pid is written to a partial
+ * file first and the lock made by a hard link to it, which fails if the lock exists: a lock made empty and then
+ * written could be killed between the two, and stand empty until its age says it is abandoned (seen in CI: a
+ * `docs add` killed there left a lock the next `docs list` had to keep). A partial file left by a kill is swept by
+ * its dead pid. Where the file system has no hard links, the lock is made with O_EXCL and then written.
+ */
+async function tryLock(lock: string, name: string, dir: string): Promise<boolean> {
+  const failed = (error: unknown) =>
+    new StoreError('io', `cannot lock ${name} in ${dir}: ${(error as Error).message}`, { cause: error });
+  const written = path.join(dir, partialName(path.basename(lock)));
+  try {
+    await writeFile(written, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    throw failed(error);
+  }
+  try {
+    await link(written, lock);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw failed(error);
+  } finally {
+    await rm(written, { force: true });
+  }
+  try {
+    const handle = await open(lock, 'wx');
+    try {
+      await handle.writeFile(String(process.pid));
+    } finally {
+      await handle.close();
+    }
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw failed(error);
   }
 }
 
