@@ -81,6 +81,29 @@ beforeAll(async () => {
       ],
     ],
     [
+      'schemakit',
+      [
+        page('api/StringIssue.md', 'schemakit API', [
+          [['schemakit API', 'StringIssue'], 'Interface `StringIssue`: the issue a failed string check reports.'],
+          [
+            ['schemakit API', 'StringIssue', 'StringIssue.validation'],
+            'Property of `StringIssue`. validation: string;',
+          ],
+        ]),
+        page('api/StringSchema.md', 'schemakit API', [
+          [['schemakit API', 'StringSchema'], 'Class `StringSchema`: a schema for strings.'],
+          [
+            ['schemakit API', 'StringSchema', 'StringSchema.email'],
+            'Method of `StringSchema`. email(message?: string): StringSchema;',
+          ],
+          [
+            ['schemakit API', 'StringSchema', 'StringSchema.url'],
+            'Method of `StringSchema`. url(message?: string): StringSchema;',
+          ],
+        ]),
+      ],
+    ],
+    [
       'webframe',
       [page('cors.md', 'CORS', [[['CORS'], 'Enable CORS with the cors middleware for a browser on another origin.']])],
     ],
@@ -267,6 +290,15 @@ describe('ranking', () => {
       ranking: { synonyms: false },
     });
     expect(literal.results[0]?.path).toBe('select.md');
+  });
+
+  it('ranks a section holding the asked word above one holding only a synonym of it', async () => {
+    // `validation` is a synonym of `validate`; `email` is the word itself.
+    const question = 'validate that a string is an email';
+    const answer = await getDocs(store, 'schemakit', question, { format: 'index' });
+    expect(answer.results[0]?.heading).toBe('StringSchema.email');
+    const alike = await getDocs(store, 'schemakit', question, { format: 'index', ranking: { synonymWeight: 1 } });
+    expect(alike.results[0]?.heading).toBe('StringIssue.validation');
   });
 
   it('prefers the copy of a section on the page the rest of the docs link to', async () => {

@@ -57,6 +57,12 @@ export const RANKING_KNOBS = {
     description:
       "How much a section gains when its heading trail holds the query's terms: score × (1 + boost × share of terms).",
   },
+  synonymWeight: {
+    default: 0.75,
+    ...between0And1,
+    description:
+      "How much a query word counts, in a section's share of the terms and in its heading boost, when the section holds only a synonym of it (1 = as much as the word).",
+  },
   pageWeight: {
     default: 0.05,
     ...between0And1,

@@ -195,19 +195,48 @@ async function lexicalCandidates(
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
   const weights = words.map((w) => (isIdentifier(w) ? options.identifierWeight : 1));
   const total = weights.reduce((sum, w) => sum + w, 0);
-  const weightOf = (found: readonly number[]) => found.reduce((sum, t) => sum + (weights[t] ?? 0), 0);
   // Every hit holds at least one term.
   const held = hits.map((h) => matches.get(h.id) ?? [0]);
   const covered = held.map((found) => found.length);
+  // A section holding only a synonym of a word (`validation` for `validate`, `res` for `response`) is about something
+  // related to it, not necessarily it: the word counts `synonymWeight` of its weight there, in the share and the
+  // heading boost, so of two sections alike but for that the one holding the word comes first.
+  const alone = words.map((w) => termAlternatives(w, { synonyms: false }));
+  // A plain word synonyms widened: its term is their list, the word alone a string (a dotted word is a list either way).
+  const widened =
+    options.synonymWeight < 1
+      ? terms.flatMap((term, t) => (typeof alone[t] === 'string' && typeof term !== 'string' ? [t] : []))
+      : [];
+  const wordHeld =
+    widened.length === 0
+      ? new Map<number, number[]>()
+      : (
+          await reader.termStatistics(
+            widened.map((t) => alone[t] as Term),
+            hits.map((h) => h.id),
+          )
+        ).matches;
+  const heldAs = (id: number, t: number) => {
+    const w = widened.indexOf(t);
+    const exactly = w < 0 || (wordHeld.get(id)?.includes(w) ?? false);
+    return (weights[t] ?? 0) * (exactly ? 1 : options.synonymWeight);
+  };
+  const trailWeight = (trail: readonly string[]) => {
+    let weight = 0;
+    for (const [t, term] of terms.entries()) {
+      if (tokensContain(trail, alone[t] as Term)) weight += weights[t] ?? 0;
+      else if (tokensContain(trail, term)) weight += (weights[t] ?? 0) * options.synonymWeight;
+    }
+    return weight;
+  };
   const plainOwn: number[] = [];
   const own = hits.map((h, i) => {
-    const share = (weightOf(held[i] ?? []) / total) ** options.coverageExponent;
+    const share = ((held[i] ?? []).reduce((sum, t) => sum + heldAs(h.id, t), 0) / total) ** options.coverageExponent;
     // A section whose heading trail names the query's words is usually the one that answers it; a changelog's
     // heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents. Both are
     // read from the hit (and kept per section), not queried.
     const { trail, history, otherVersion } = factsOf(h, major);
-    const inTrail = options.headingBoost > 0 ? terms.flatMap((term, t) => (tokensContain(trail, term) ? [t] : [])) : [];
-    const heading = history ? 1 : 1 + options.headingBoost * (weightOf(inTrail) / total);
+    const heading = history || options.headingBoost === 0 ? 1 : 1 + options.headingBoost * (trailWeight(trail) / total);
     // A page many others link to is where the docs explain a thing; a copy of it for another dialect is not.
     const central = (1 + h.inboundLinks) ** options.linkWeight;
     plainOwn.push(h.score * share * central * (history || otherVersion ? options.historyWeight : 1));
