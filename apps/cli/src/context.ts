@@ -44,15 +44,15 @@ export function printJson(value: unknown): void {
 
 /**
  * A reader on an installed package, or, for a package an earlier docs built
- * in another package format or one damaged since it was installed, the error
- * that says so: list and sync carry on past such a package (sync builds it
- * again). Other errors are thrown.
+ * in another package format, one damaged since it was installed or one this
+ * process may not read, the error that says so: list and sync carry on past
+ * such a package (sync builds it again). Other errors are thrown.
  */
 export function readerOrFormatError(store: PackageStore, pkg: InstalledPackage): PackageReader | StoreError {
   try {
     return store.reader(pkg);
   } catch (error) {
-    if (isStoreError(error, 'unknown-format', 'damaged-package')) return error;
+    if (isStoreError(error, 'unknown-format', 'damaged-package', 'unreadable')) return error;
     throw error;
   }
 }

@@ -12,6 +12,8 @@ export type StoreErrorCode =
   | 'damaged-package'
   /** The package was removed after it was listed, before it could be opened (another process's `docs remove`). */
   | 'gone'
+  /** The package file is there but this process may not read it (its permissions). */
+  | 'unreadable'
   | 'io';
 
 /**

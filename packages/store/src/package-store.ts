@@ -6,7 +6,7 @@ import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
 import { damagedBy } from './damage.js';
 import { StoreError } from './errors.js';
-import { outOfFileHandles } from './file-handles.js';
+import { notPermitted, outOfFileHandles } from './file-handles.js';
 import type { Term } from './fts-query.js';
 import type { InstalledPackage } from './installed-package.js';
 import { withNameLock } from './name-lock.js';
@@ -585,7 +585,8 @@ function isPrereleaseIn(version: string, range: string): boolean {
 /**
  * Opens an installed package for reading. Another process may remove it between
  * a listing and this open; SQLite then says only "unable to open database
- * file", so a file that is no longer there is told apart as `gone`. One that is
+ * file", so a file that is no longer there is told apart as `gone`, and one this process may not read as
+ * `unreadable`. One that is
  * there again (removed and installed anew meanwhile) is opened once more. When the process has no file handle left,
  * `makeRoom` lets the store close some of its connections before another try.
  */
@@ -604,6 +605,14 @@ function openInstalled(pkg: InstalledPackage, makeRoom: () => boolean): ReturnTy
         throw new StoreError('gone', `${id} was removed while it was being read: it is no longer installed`, {
           cause: error,
         });
+      }
+      if (notPermitted(pkg.file)) {
+        const id = formatPackageId(pkg);
+        throw new StoreError(
+          'unreadable',
+          `${id} cannot be read: this process may not read ${pkg.file} (permission denied); make it readable, or install it again`,
+          { cause: error },
+        );
       }
       if (attempt >= 2) throw error;
     }

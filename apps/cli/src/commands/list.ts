@@ -64,7 +64,7 @@ export async function list(globals: GlobalOptions): Promise<void> {
   }
 }
 
-/** A package's description and counts, or why it cannot be read (another format, damaged since it was installed). */
+/** A package's description and counts, or why it cannot be read (another format, damaged since, not permitted). */
 async function readListing(
   store: PackageStore,
   pkg: InstalledPackage,
@@ -74,7 +74,7 @@ async function readListing(
   try {
     return { info: await reader.info(), stats: await reader.stats() };
   } catch (error) {
-    if (isStoreError(error, 'damaged-package')) return error;
+    if (isStoreError(error, 'damaged-package', 'unreadable')) return error;
     throw error;
   }
 }

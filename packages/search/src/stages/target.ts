@@ -15,10 +15,10 @@ export function targetOf(store: PackageStore, pkg: InstalledPackage): Target {
 }
 
 /**
- * A package that cannot be read as it is (damaged after it was installed, of
- * another format, or removed by another process since it was listed): searching every library leaves it out with a warning
- * naming it, so one bad package never breaks the others' answers.
+ * A package that cannot be read as it is (damaged after it was installed, of another format, removed by another
+ * process since it was listed, or a file this process may not read): searching every library leaves it out with a
+ * warning naming it, so one bad package never breaks the others' answers.
  */
 export function isUnreadable(error: unknown): error is Error {
-  return isStoreError(error, 'damaged-package', 'unknown-format', 'gone');
+  return isStoreError(error, 'damaged-package', 'unknown-format', 'gone', 'unreadable');
 }
