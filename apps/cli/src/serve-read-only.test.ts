@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asNobody, NOBODY } from './__tests__/as-nobody.js';
 
 // A team serves one shared store, mounted read-only, from several replicas. These tests make
 // the store read-only with chmod and serve it from real processes. Root ignores file
@@ -14,15 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
-const NOBODY = 65_534;
-// As root, and only where nobody can reach node and the built command (a checkout in a 0700
-// folder cannot be): then the check of the open flags below stands alone.
-const asNobody =
-  process.getuid?.() === 0 &&
-  spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(bin)})`], {
-    uid: NOBODY,
-    gid: NOBODY,
-  }).status === 0;
+// As root, where nobody cannot run the command, the check of the open flags below stands alone.
 
 let root: string;
 let home: string;
