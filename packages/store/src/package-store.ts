@@ -6,7 +6,7 @@ import { type CatalogEntry, StoreCatalog } from './catalog.js';
 import { closestName } from './closest.js';
 import { damagedBy } from './damage.js';
 import { StoreError } from './errors.js';
-import { notPermitted, outOfFileHandles } from './file-handles.js';
+import { whyOpenFails } from './file-handles.js';
 import type { Term } from './fts-query.js';
 import type { InstalledPackage } from './installed-package.js';
 import { withNameLock } from './name-lock.js';
@@ -586,9 +586,8 @@ function isPrereleaseIn(version: string, range: string): boolean {
  * Opens an installed package for reading. Another process may remove it between
  * a listing and this open; SQLite then says only "unable to open database
  * file", so a file that is no longer there is told apart as `gone`, and one this process may not read as
- * `unreadable`. One that is
- * there again (removed and installed anew meanwhile) is opened once more. When the process has no file handle left,
- * `makeRoom` lets the store close some of its connections before another try.
+ * `unreadable`. One that is there again (removed and installed anew meanwhile) is opened once more. When the process
+ * has no file handle left, `makeRoom` lets the store close some of its connections before another try.
  */
 function openInstalled(pkg: InstalledPackage, makeRoom: () => boolean): ReturnType<typeof openReadOnlyDatabase> {
   for (let attempt = 1; ; attempt++) {
@@ -596,7 +595,8 @@ function openInstalled(pkg: InstalledPackage, makeRoom: () => boolean): ReturnTy
       return openReadOnlyDatabase(pkg.file);
     } catch (error) {
       // Out of file handles: each time the store lets go of some connections, the open is tried again.
-      if (outOfFileHandles(pkg.file) && makeRoom()) {
+      const why = whyOpenFails(pkg.file);
+      if (why === 'out-of-file-handles' && makeRoom()) {
         attempt = 0;
         continue;
       }
@@ -606,7 +606,7 @@ function openInstalled(pkg: InstalledPackage, makeRoom: () => boolean): ReturnTy
           cause: error,
         });
       }
-      if (notPermitted(pkg.file)) {
+      if (why === 'not-permitted') {
         const id = formatPackageId(pkg);
         throw new StoreError(
           'unreadable',
