@@ -216,22 +216,24 @@ async function lexicalCandidates(
             hits.map((h) => h.id),
           )
         ).matches;
-  const heldAs = (id: number, t: number) => {
+  // What word t counts where it is held as itself, or only through a synonym.
+  const counted = (t: number, exactly: boolean) => (weights[t] ?? 0) * (exactly ? 1 : options.synonymWeight);
+  const heldExactly = (id: number, t: number) => {
     const w = widened.indexOf(t);
-    const exactly = w < 0 || (wordHeld.get(id)?.includes(w) ?? false);
-    return (weights[t] ?? 0) * (exactly ? 1 : options.synonymWeight);
+    return w < 0 || (wordHeld.get(id)?.includes(w) ?? false);
   };
   const trailWeight = (trail: readonly string[]) => {
     let weight = 0;
     for (const [t, term] of terms.entries()) {
-      if (tokensContain(trail, alone[t] as Term)) weight += weights[t] ?? 0;
-      else if (tokensContain(trail, term)) weight += (weights[t] ?? 0) * options.synonymWeight;
+      if (tokensContain(trail, alone[t] as Term)) weight += counted(t, true);
+      else if (tokensContain(trail, term)) weight += counted(t, false);
     }
     return weight;
   };
   const plainOwn: number[] = [];
   const own = hits.map((h, i) => {
-    const share = ((held[i] ?? []).reduce((sum, t) => sum + heldAs(h.id, t), 0) / total) ** options.coverageExponent;
+    const heldWeight = (held[i] ?? []).reduce((sum, t) => sum + counted(t, heldExactly(h.id, t)), 0);
+    const share = (heldWeight / total) ** options.coverageExponent;
     // A section whose heading trail names the query's words is usually the one that answers it; a changelog's
     // heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents. Both are
     // read from the hit (and kept per section), not queried.
