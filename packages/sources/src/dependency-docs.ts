@@ -5,6 +5,7 @@ import { type ApiPage, packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
 import { cleanReadme } from './readme.js';
+import { stageCrate } from './rust/stage-crate.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
 import { findDocFiles } from './walk.js';
@@ -48,21 +49,25 @@ export async function stageDependencyDocs(
   const { dir, dispose } = await tempDir('dep');
   try {
     const staged =
-      dependency.ecosystem === 'python'
-        ? await stagePython(dependency, dir)
-        : await stageNpm(dependency, dir, {
-            types: options.types ?? true,
-            maxFiles: options.maxTypeFiles ?? 1000,
-            maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
-          });
+      dependency.ecosystem === 'rust'
+        ? { ...(await stageCrate(dependency, dir, { api: options.types ?? true })), fromTypes: false }
+        : dependency.ecosystem === 'python'
+          ? await stagePython(dependency, dir)
+          : await stageNpm(dependency, dir, {
+              types: options.types ?? true,
+              maxFiles: options.maxTypeFiles ?? 1000,
+              maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
+            });
     if (staged.files.length === 0) {
       await dispose();
       return {
         ok: false,
         error:
-          dependency.ecosystem === 'python'
-            ? 'no long description in its METADATA'
-            : 'no README, docs folder or type declarations',
+          dependency.ecosystem === 'rust'
+            ? 'no README, examples or public API in its source'
+            : dependency.ecosystem === 'python'
+              ? 'no long description in its METADATA'
+              : 'no README, docs folder or type declarations',
       };
     }
     return {
@@ -94,7 +99,8 @@ interface Staged {
 
 /** Where the staged docs come from: `npm:express@5.1.0, types from npm:@types/express@5.0.3`. */
 function provenance(dependency: InstalledDependency, fromTypes: boolean): string {
-  const own = `${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.name}@${dependency.version}`;
+  const prefix = { npm: 'npm', python: 'pypi', rust: 'crates' }[dependency.ecosystem];
+  const own = `${prefix}:${dependency.name}@${dependency.version}`;
   return dependency.types && fromTypes
     ? `${own}, types from npm:${dependency.types.name}@${dependency.types.version}`
     : own;

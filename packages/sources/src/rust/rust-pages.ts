@@ -1,0 +1,168 @@
+import type { ApiPage } from '../api/index.js';
+import type { PublicApi, PublicItem, PublicModule } from './public-api.js';
+import { rustdocMarkdown } from './rustdoc-markdown.js';
+import type { ItemSyntax, Member } from './syntax.js';
+
+// Trait impls listed on a type's section at most; Value's hundred `From` impls say little more than the first ones.
+const TRAIT_IMPLS_LISTED = 40;
+
+/**
+ * A crate's public API as markdown pages, laid out as the npm API pages are (`api/markdown.ts`) and as rustdoc groups
+ * them: a page per public module (`api/index.md` for the crate root, `api/task/index.md` for `tokio::task`) titled by
+ * its path and opening with its `//!` docs, holding a `##` section per function, macro, constant and type alias; a type
+ * with methods, fields, variants or trait items gets a page of its own (`api/task/JoinHandle.md`), a `##` section for
+ * the type and a `###` per method (`JoinHandle::abort`). Each section opens with how to import it (`use
+ * tokio::task::spawn_blocking;`) and its kind, the cargo features it needs, a deprecation first, then its signature in a
+ * `rust` fence and its doc comment.
+ *
+ * @example
+ * rustPages(api).map((p) => p.file); // → ['api/index.md', 'api/task/index.md', 'api/task/JoinHandle.md', …]
+ */
+export function rustPages(api: PublicApi): ApiPage[] {
+  const byModule = new Map<string, { module: PublicModule; loose: PublicItem[]; own: PublicItem[] }>();
+  for (const module of api.modules) byModule.set(module.path.join('::'), { module, loose: [], own: [] });
+  for (const item of api.items) {
+    const group = byModule.get(item.path.slice(0, -1).join('::'));
+    if (group === undefined) continue;
+    if (hasMembers(item)) group.own.push(item);
+    else group.loose.push(item);
+  }
+  const pages: ApiPage[] = [];
+  const taken = new Set<string>();
+  for (const { module, loose, own } of byModule.values()) {
+    const folder = ['api', ...module.path.slice(1)].join('/');
+    const importPath = module.path.join('::');
+    const intro = moduleIntro(module);
+    if (intro !== '' || loose.length > 0) {
+      const sections = [
+        `# ${importPath}`,
+        ...(intro === '' ? [] : [intro]),
+        ...loose.map((item) => itemSection(item, 2)),
+      ];
+      pages.push({ file: unique(taken, folder, 'index'), importPath, markdown: `${sections.join('\n\n')}\n` });
+    }
+    for (const item of own) {
+      const sections = [`# ${importPath}`, itemSection(item, 2), ...memberSections(item)];
+      pages.push({ file: unique(taken, folder, item.item.name), importPath, markdown: `${sections.join('\n\n')}\n` });
+    }
+  }
+  return pages;
+}
+
+function hasMembers(item: PublicItem): boolean {
+  return (
+    item.methods.length > 0 ||
+    (item.item.members?.length ?? 0) > 0 ||
+    (item.item.fields?.length ?? 0) > 0 ||
+    (item.item.variants?.length ?? 0) > 0
+  );
+}
+
+function moduleIntro(module: PublicModule): string {
+  const parts: string[] = [];
+  const isRoot = module.path.length === 1;
+  const facts = [isRoot ? 'crate' : `\`use ${module.path.join('::')};\` · module`, availability(module.cfg)].filter(
+    (f) => f !== '',
+  );
+  if (!isRoot || facts.length > 1) parts.push(facts.join(' · '));
+  if (module.deprecated !== undefined) parts.push(deprecation(module.deprecated));
+  if (module.doc !== '') parts.push(rustdocMarkdown(module.doc, 1));
+  return parts.join('\n\n');
+}
+
+function itemSection(entry: PublicItem, level: number): string {
+  const { item } = entry;
+  const isMacro = item.kind === 'macro';
+  const heading = `${'#'.repeat(level)} ${item.name}${isMacro ? '!' : ''}`;
+  const facts = [`\`use ${entry.path.join('::')};\``, item.kind, availability(entry.cfg)].filter((f) => f !== '');
+  const parts = [heading, facts.join(' · ')];
+  if (item.deprecated !== undefined) parts.push(deprecation(item.deprecated));
+  parts.push(fence(item.signature));
+  if (item.doc !== '') parts.push(rustdocMarkdown(item.doc, level));
+  if (item.fields?.length) parts.push(memberList('Fields', item.fields));
+  if (item.variants?.length) parts.push(memberList('Variants', item.variants));
+  if (entry.traitImpls.length > 0) {
+    const listed = entry.traitImpls.slice(0, TRAIT_IMPLS_LISTED);
+    const more = entry.traitImpls.length - listed.length;
+    parts.push(
+      `Trait implementations:\n\n${fence([...listed, ...(more > 0 ? [`// … and ${more} more`] : [])].join('\n'))}`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
+/** A type's methods, and a trait's associated items, each a `###` section named `Type::method`. */
+function memberSections(entry: PublicItem): string[] {
+  const owner = entry.item.name;
+  const members = [...(entry.item.members ?? []), ...entry.methods];
+  const seen = new Set<string>();
+  return members.flatMap((member) => {
+    // Two impl blocks under different cfgs may define one method twice: the first is documented.
+    if (seen.has(member.name)) return [];
+    seen.add(member.name);
+    return [memberSection(owner, entry, member)];
+  });
+}
+
+function memberSection(owner: string, entry: PublicItem, member: ItemSyntax): string {
+  const facts = [
+    `${capitalised(member.kind)} of \`${owner}\``,
+    `\`use ${entry.path.join('::')};\``,
+    availability(member.cfg.filter((c) => !entry.cfg.includes(c))),
+  ].filter((f) => f !== '');
+  const parts = [`### ${owner}::${member.name}`, facts.join(' · ')];
+  if (member.deprecated !== undefined) parts.push(deprecation(member.deprecated));
+  parts.push(fence(member.signature));
+  if (member.doc !== '') parts.push(rustdocMarkdown(member.doc, 3));
+  return parts.join('\n\n');
+}
+
+function memberList(title: string, members: readonly Member[]): string {
+  const lines = members.map((m) => {
+    const doc = m.doc.replace(/\s+/g, ' ').trim();
+    return `- \`${m.text}\`${doc === '' ? '' : `: ${doc}`}`;
+  });
+  return `${title}:\n\n${lines.join('\n')}`;
+}
+
+/** rustdoc's "Available on crate feature `rt` only." from the `cfg` conditions. */
+function availability(cfg: readonly string[]): string {
+  if (cfg.length === 0) return '';
+  const features: string[] = [];
+  const others: string[] = [];
+  for (const condition of cfg) {
+    const feature = /^feature\s*=\s*"([^"]*)"$/.exec(condition)?.[1];
+    if (feature !== undefined) {
+      if (!features.includes(feature)) features.push(feature);
+    } else others.push(`\`cfg(${condition})\``);
+  }
+  const named =
+    features.length === 0
+      ? []
+      : [`crate feature${features.length > 1 ? 's' : ''} ${features.map((f) => `\`${f}\``).join(' and ')}`];
+  return `Available on ${[...named, ...others].join(' and ')} only.`;
+}
+
+function deprecation(note: string): string {
+  if (note === '') return 'Deprecated.';
+  return `Deprecated${note.startsWith('since ') ? ' ' : ': '}${note}${/[.!?]$/.test(note) ? '' : '.'}`;
+}
+
+function fence(code: string): string {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const marker = '`'.repeat(longest + 1);
+  return `${marker}rust\n${code}\n${marker}`;
+}
+
+function capitalised(word: string): string {
+  return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+}
+
+/** A file name for a page, unique in the crate even where names differ only in case. */
+function unique(taken: Set<string>, folder: string, stem: string): string {
+  const safe = stem.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_') || 'index';
+  let file = `${folder}/${safe}.md`;
+  for (let n = 2; taken.has(file.toLowerCase()); n++) file = `${folder}/${safe}-${n}.md`;
+  taken.add(file.toLowerCase());
+  return file;
+}
