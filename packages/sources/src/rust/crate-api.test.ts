@@ -37,6 +37,10 @@ widget-core = { version = "1.1", package = "widget_core" }
     'examples/hello.rs': '//! Says hello with a widget.\nfn main() {\n    widget::hello();\n}\n',
     'src/lib.rs': `//! Widgets, made simple.
 //!
+//! Start with [\`Builder\`], a [\`Gear\`](crate::nested::deeper::Gear) or [Turn]; [nothing](crate::missing) is lost.
+//!
+//! [\`Builder\`]: crate::inner::Builder
+//!
 //! # Getting started
 //!
 //! \`\`\`
@@ -140,6 +144,8 @@ pub struct Gear;
 pub trait Turn {
     /// Turns once.
     fn turn(&self) -> u32;
+    #[doc(hidden)]
+    fn plumbing(&self);
 }
 `,
     'src/strange_name.rs': '//! Found through #[path].\n\n/// Renamed inside.\npub const LIMIT: u32 = 8;\n',
@@ -197,8 +203,12 @@ describe('a crate staged from its source', () => {
     const { files } = await stage(crate('widget', '1.2.0'));
     const index = files.get('api/index.md') ?? '';
     // Crate docs first, their headings under the page's, rustdoc's hidden lines left out; include_str! within the crate.
+    // Intra-doc links point at the pages of the items they name, however the path is written; others keep their text.
+    expect(index).toContain('Start with [`Builder`], a [`Gear`](nested/index.md) or [Turn]; nothing is lost.');
+    expect(index).toContain('[`Builder`]: Builder.md');
+    expect(index).toContain('[Turn]: nested/Turn.md');
     expect(index).toMatch(
-      /^# widget\n\nWidgets, made simple\.\n\n## Getting started\n\n```rust\nlet w = widget::Builder::new\(\)\.build\(\);\n```/,
+      /^# widget\n\nWidgets, made simple\.\n\nStart with[^\n]*\n\n\[`Builder`\]: Builder\.md\n\n## Getting started\n\n```rust\nlet w = widget::Builder::new\(\)\.build\(\);\n```/,
     );
     expect(index).toContain('Widgets for everyone.');
     expect(index).not.toContain('TOP SECRET');
@@ -230,6 +240,7 @@ describe('a crate staged from its source', () => {
     );
     expect(files.get('api/nested/index.md')).toContain('## Gear\n\n`use widget::nested::Gear;` · struct');
     expect(files.get('api/nested/index.md')).toContain('A gear.');
+    expect(files.get('api/nested/Turn.md')).not.toContain('plumbing');
     expect(files.get('api/nested/Turn.md')).toContain(
       '### Turn::turn\n\nMethod of `Turn` · `use widget::nested::Turn;`',
     );

@@ -1,4 +1,5 @@
 import type { ApiPage } from '../api/index.js';
+import { IntraDocLinks } from './intra-doc-links.js';
 import type { PublicApi, PublicItem, PublicModule } from './public-api.js';
 import { rustdocMarkdown } from './rustdoc-markdown.js';
 import type { ItemSyntax, Member } from './syntax.js';
@@ -27,27 +28,49 @@ export function rustPages(api: PublicApi): ApiPage[] {
     if (hasMembers(item)) group.own.push(item);
     else group.loose.push(item);
   }
-  const pages: ApiPage[] = [];
+  // Where every page goes, and which item is on which, before any is written: a doc links to items on others.
+  const crate = api.modules[0]?.path[0] ?? '';
+  const links = new IntraDocLinks();
   const taken = new Set<string>();
+  const planned: { file: string; importPath: string; render: (link: Linker) => string[] }[] = [];
   for (const { module, loose, own } of byModule.values()) {
     const folder = ['api', ...module.path.slice(1)].join('/');
     const importPath = module.path.join('::');
-    const intro = moduleIntro(module);
-    if (intro !== '' || loose.length > 0) {
-      const sections = [
-        `# ${importPath}`,
-        ...(intro === '' ? [] : [intro]),
-        ...loose.map((item) => itemSection(item, 2)),
-      ];
-      pages.push({ file: unique(taken, folder, 'index'), importPath, markdown: `${sections.join('\n\n')}\n` });
+    if (module.doc !== '' || module.deprecated !== undefined || loose.length > 0) {
+      const file = unique(taken, folder, 'index');
+      links.add(module.path.slice(1), file);
+      for (const item of loose) links.add(item.path.slice(1), file);
+      planned.push({
+        file,
+        importPath,
+        render: (link) => [
+          `# ${importPath}`,
+          moduleIntro(module, link),
+          ...loose.map((item) => itemSection(item, 2, link)),
+        ],
+      });
     }
     for (const item of own) {
-      const sections = [`# ${importPath}`, itemSection(item, 2), ...memberSections(item)];
-      pages.push({ file: unique(taken, folder, item.item.name), importPath, markdown: `${sections.join('\n\n')}\n` });
+      const file = unique(taken, folder, item.item.name);
+      links.add(item.path.slice(1), file);
+      for (const member of [...(item.item.members ?? []), ...item.methods])
+        links.add([...item.path.slice(1), member.name], file);
+      planned.push({
+        file,
+        importPath,
+        render: (link) => [`# ${importPath}`, itemSection(item, 2, link), ...memberSections(item, link)],
+      });
     }
   }
-  return pages;
+  return planned.map(({ file, importPath, render }) => {
+    const link: Linker = (target) => links.resolve(target, file, crate);
+    const sections = render(link).filter((section) => section !== '');
+    return { file, importPath, markdown: `${sections.join('\n\n')}\n` };
+  });
 }
+
+/** Resolves an intra-doc link's target to a link from the page being written. */
+type Linker = (target: string) => string | undefined;
 
 function hasMembers(item: PublicItem): boolean {
   return (
@@ -58,7 +81,7 @@ function hasMembers(item: PublicItem): boolean {
   );
 }
 
-function moduleIntro(module: PublicModule): string {
+function moduleIntro(module: PublicModule, link: Linker): string {
   const parts: string[] = [];
   const isRoot = module.path.length === 1;
   const facts = [isRoot ? 'crate' : `\`use ${module.path.join('::')};\` · module`, availability(module.cfg)].filter(
@@ -66,11 +89,11 @@ function moduleIntro(module: PublicModule): string {
   );
   if (!isRoot || facts.length > 1) parts.push(facts.join(' · '));
   if (module.deprecated !== undefined) parts.push(deprecation(module.deprecated));
-  if (module.doc !== '') parts.push(rustdocMarkdown(module.doc, 1));
+  if (module.doc !== '') parts.push(rustdocMarkdown(module.doc, 1, link));
   return parts.join('\n\n');
 }
 
-function itemSection(entry: PublicItem, level: number): string {
+function itemSection(entry: PublicItem, level: number, link: Linker): string {
   const { item } = entry;
   const isMacro = item.kind === 'macro';
   const heading = `${'#'.repeat(level)} ${item.name}${isMacro ? '!' : ''}`;
@@ -78,7 +101,7 @@ function itemSection(entry: PublicItem, level: number): string {
   const parts = [heading, facts.join(' · ')];
   if (item.deprecated !== undefined) parts.push(deprecation(item.deprecated));
   parts.push(fence(item.signature));
-  if (item.doc !== '') parts.push(rustdocMarkdown(item.doc, level));
+  if (item.doc !== '') parts.push(rustdocMarkdown(item.doc, level, link));
   if (item.fields?.length) parts.push(memberList('Fields', item.fields));
   if (item.variants?.length) parts.push(memberList('Variants', item.variants));
   if (entry.traitImpls.length > 0) {
@@ -92,7 +115,7 @@ function itemSection(entry: PublicItem, level: number): string {
 }
 
 /** A type's methods, and a trait's associated items, each a `###` section named `Type::method`. */
-function memberSections(entry: PublicItem): string[] {
+function memberSections(entry: PublicItem, link: Linker): string[] {
   const owner = entry.item.name;
   const members = [...(entry.item.members ?? []), ...entry.methods];
   const seen = new Set<string>();
@@ -100,11 +123,11 @@ function memberSections(entry: PublicItem): string[] {
     // Two impl blocks under different cfgs may define one method twice: the first is documented.
     if (seen.has(member.name)) return [];
     seen.add(member.name);
-    return [memberSection(owner, entry, member)];
+    return [memberSection(owner, entry, member, link)];
   });
 }
 
-function memberSection(owner: string, entry: PublicItem, member: ItemSyntax): string {
+function memberSection(owner: string, entry: PublicItem, member: ItemSyntax, link: Linker): string {
   const facts = [
     `${capitalised(member.kind)} of \`${owner}\``,
     `\`use ${entry.path.join('::')};\``,
@@ -113,7 +136,7 @@ function memberSection(owner: string, entry: PublicItem, member: ItemSyntax): st
   const parts = [`### ${owner}::${member.name}`, facts.join(' · ')];
   if (member.deprecated !== undefined) parts.push(deprecation(member.deprecated));
   parts.push(fence(member.signature));
-  if (member.doc !== '') parts.push(rustdocMarkdown(member.doc, 3));
+  if (member.doc !== '') parts.push(rustdocMarkdown(member.doc, 3, link));
   return parts.join('\n\n');
 }
 

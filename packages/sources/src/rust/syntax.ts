@@ -222,7 +222,8 @@ function readItem(node: Node, attributes: Attributes, into: Collected, include: 
       return;
     }
     case 'trait_item': {
-      const members = associatedItems(node.childForFieldName('body'), include, true);
+      // `#[doc(hidden)]` trait items (a sealed trait's plumbing) are not shown, in the signature or as sections.
+      const members = associatedItems(node.childForFieldName('body'), include, true).filter((m) => !m.hidden);
       const required = members.map((m) => `    ${m.signature.replace(/\n/g, '\n    ')};`);
       into.items.push({
         ...attributes,
