@@ -64,7 +64,7 @@ mod escape;
 mod tests;
 
 pub use inner::{hello, Builder as WidgetBuilder};
-pub use inner::Builder;
+pub use inner::{Builder, Holder};
 pub use widget_core::*;
 
 cfg_fancy! {
@@ -129,6 +129,14 @@ impl Builder {
     fn private_step(&self) {}
 }
 
+/// Holds one thing.
+pub struct Holder<T>(pub T);
+
+impl<T: Clone> Holder<T> {
+    /// Clones it out.
+    pub fn take(&self) -> T { self.0.clone() }
+}
+
 impl Default for Builder {
     fn default() -> Self { Self::new() }
 }
@@ -189,6 +197,7 @@ describe('a crate staged from its source', () => {
       'README.md',
       'api/Builder.md',
       'api/Colour.md',
+      'api/Holder.md',
       'api/Part.md',
       'api/index.md',
       'api/nested/Turn.md',
@@ -230,6 +239,8 @@ describe('a crate staged from its source', () => {
       '### Builder::enable_all\n\nMethod of `Builder` · `use widget::Builder;`\n\n```rust\npub fn enable_all(&mut self) -> &mut Self\n```\n\nTurns every option on.',
     );
     expect(builder).not.toContain('private_step');
+    // A method under an impl with generics shows that header above its signature, as rustdoc does.
+    expect(files.get('api/Holder.md')).toContain('```rust\nimpl<T: Clone> Holder<T>\npub fn take(&self) -> T\n```');
     expect(files.get('api/Colour.md')).toContain('- `Red`: Bright red.\n- `Blue(u8)`');
   });
 

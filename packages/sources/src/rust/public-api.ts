@@ -237,7 +237,12 @@ class Resolver {
             if (!entry.traits.includes(impl.header)) entry.traits.push(impl.header);
             continue;
           }
-          for (const method of impl.items) if (method.public && !method.hidden) entry.methods.push(method);
+          // rustdoc shows a method under its impl's header: the generics and bounds it needs (`where W: io::Write`).
+          const within = impl.header === `impl ${impl.selfType}` ? undefined : impl.header;
+          for (const method of impl.items) {
+            if (method.public && !method.hidden)
+              entry.methods.push(within === undefined ? method : { ...method, within });
+          }
         }
       }
     }

@@ -135,7 +135,7 @@ function memberSection(owner: string, entry: PublicItem, member: ItemSyntax, lin
   ].filter((f) => f !== '');
   const parts = [`### ${owner}::${member.name}`, facts.join(' · ')];
   if (member.deprecated !== undefined) parts.push(deprecation(member.deprecated));
-  parts.push(fence(member.signature));
+  parts.push(fence(member.within === undefined ? member.signature : `${member.within}\n${member.signature}`));
   if (member.doc !== '') parts.push(rustdocMarkdown(member.doc, 3, link));
   return parts.join('\n\n');
 }

@@ -52,6 +52,8 @@ export interface ItemSyntax extends Attributes {
   readonly variants?: readonly Member[];
   /** A trait's associated functions, types and constants. */
   readonly members?: readonly ItemSyntax[];
+  /** A method's `impl` header where it says more than `impl Type` (generics, bounds): `impl<W: Write> Serializer<W>`. */
+  readonly within?: string;
 }
 
 /** An `impl` block: the type it is for (the last segment of its path), the trait if any, its items. */
@@ -291,7 +293,7 @@ function readItem(node: Node, attributes: Attributes, into: Collected, include: 
       if (selfType === undefined) return;
       into.impls.push({
         selfType,
-        header: withoutBody(node).replace(/\s+/g, ' '),
+        header: withoutBody(node).replace(/\s+/g, ' ').replace(/,\s*$/, ''),
         ...(trait ? { trait: trait.text } : {}),
         items: associatedItems(node.childForFieldName('body'), include, trait !== null),
         cfg: attributes.cfg,
