@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstalledDependency } from '../dependencies.js';
 import { stageDependencyDocs } from '../dependency-docs.js';
 import { rustdocMarkdown } from './rustdoc-markdown.js';
+import { stageCrate } from './stage-crate.js';
 
 let dir: string;
 let registry: string;
@@ -258,6 +259,32 @@ describe('a crate staged from its source', () => {
     expect(files.get('api/renamed/index.md')).toContain('## LIMIT\n\n`use widget::renamed::LIMIT;` · constant');
     expect(files.get('api/Part.md')).toContain('## Part\n\n`use widget::Part;` · trait');
     expect([...files.values()].join('\n')).not.toContain('WrongPart');
+  });
+});
+
+describe('what falls short is said', () => {
+  it('a binary-only crate stages its README, and says it has no library to document', async () => {
+    await write(path.join(registry, 'tool-0.1.0'), {
+      'Cargo.toml': '[package]\nname = "tool"\nversion = "0.1.0"\n',
+      'README.md': '# tool\n\nA command.\n',
+      'src/main.rs': 'fn main() {}\n',
+    });
+    const staged = await stageDependencyDocs(crate('tool', '0.1.0'));
+    if (!staged.ok) throw new Error(staged.error);
+    try {
+      expect(staged.value.warnings).toEqual(['no API pages for tool: no library source at src/lib.rs']);
+      expect(await readFile(path.join(staged.value.root, 'README.md'), 'utf8')).toContain('A command.');
+    } finally {
+      await staged.value.dispose();
+    }
+  });
+
+  it('stops reading a crate at its limits, with a warning, and writes what it read', async () => {
+    const out = await mkdtemp(path.join(dir, 'out-'));
+    const staged = await stageCrate(crate('widget', '1.2.0'), out, { maxFiles: 2 });
+    expect(staged.warnings).toEqual(['the API pages stop at 2 source files or 33554432 bytes']);
+    expect(staged.files).toContain('api/index.md');
+    expect(await readFile(path.join(out, 'api', 'index.md'), 'utf8')).toContain('Widgets, made simple.');
   });
 });
 

@@ -106,6 +106,11 @@ export class CrateReader {
     return best === undefined ? undefined : this.read(best.dir);
   }
 
+  /** Says once what fell short (a limit reached, a crate without a library), for sync's warnings. */
+  warn(warning: string): void {
+    if (!this.warnings.includes(warning)) this.warnings.push(warning);
+  }
+
   /** Reads a file of a crate within the limits; undefined (and a warning, once) past them. */
   readSource(file: string, crateDir: string): string | undefined {
     let real: string;
@@ -118,8 +123,7 @@ export class CrateReader {
     const size = safeSize(real);
     if (size === undefined) return undefined;
     if (this.files + 1 > this.limits.maxFiles || this.bytes + size > this.limits.maxBytes) {
-      const warning = `the API pages stop at ${this.limits.maxFiles} source files or ${this.limits.maxBytes} bytes`;
-      if (!this.warnings.includes(warning)) this.warnings.push(warning);
+      this.warn(`the API pages stop at ${this.limits.maxFiles} source files or ${this.limits.maxBytes} bytes`);
       return undefined;
     }
     this.files += 1;
@@ -146,7 +150,10 @@ class CrateFiles {
     let manifest: TomlTable;
     try {
       manifest = parse(readFileSync(path.join(this.dir, 'Cargo.toml'), 'utf8'));
-    } catch {
+    } catch (error) {
+      this.reader.warn(
+        `no API pages for ${path.basename(this.dir)}: its Cargo.toml cannot be read (${(error as Error).message.split('\n')[0]})`,
+      );
       return undefined;
     }
     const pkg = isTable(manifest.package) ? manifest.package : {};
@@ -165,7 +172,12 @@ class CrateFiles {
     const root = this.newModule(crate, [], undefined, { public: true, cfg: [], hidden: false });
     crate.root = root;
     const text = this.reader.readSource(rootFile, this.dir);
-    if (text === undefined) return undefined;
+    if (text === undefined) {
+      // A binary-only crate has no library to document; a file past the limits has said so already.
+      if (safeSize(rootFile) === undefined)
+        this.reader.warn(`no API pages for ${packageName}: no library source at ${libPath}`);
+      return undefined;
+    }
     this.seen.add(rootFile);
     this.readFile(root, rootFile, text, path.dirname(rootFile));
     return crate;
