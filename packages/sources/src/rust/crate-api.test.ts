@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstalledDependency } from '../dependencies.js';
 import { stageDependencyDocs } from '../dependency-docs.js';
+import { availabilityText } from './cfg-text.js';
 import { rustdocMarkdown } from './rustdoc-markdown.js';
 import { stageCrate } from './stage-crate.js';
 
@@ -285,6 +286,26 @@ describe('what falls short is said', () => {
     expect(staged.warnings).toEqual(['the API pages stop at 2 source files or 33554432 bytes']);
     expect(staged.files).toContain('api/index.md');
     expect(await readFile(path.join(out, 'api', 'index.md'), 'utf8')).toContain('Widgets, made simple.');
+  });
+});
+
+describe('availabilityText', () => {
+  it.each([
+    [['feature = "rt"'], 'Available on crate feature `rt` only.'],
+    [
+      ['feature = "rt"', 'feature = "rt-multi-thread"'],
+      'Available on crate feature `rt` and crate feature `rt-multi-thread` only.',
+    ],
+    [['all(unix, feature = "net")'], 'Available on Unix and crate feature `net` only.'],
+    [['any(feature = "net", feature = "fs")'], 'Available on crate features `net` or `fs` only.'],
+    [['all(feature = "rt")'], 'Available on crate feature `rt` only.'],
+    [['not(windows)'], 'Available on non-Windows only.'],
+    [['any(target_os = "linux", target_os = "android",)'], 'Available on Linux or Android only.'],
+    [['all(tokio_unstable, any(unix, windows))'], 'Available on `tokio_unstable` and (Unix or Windows) only.'],
+    [['feature = '], 'Available on `cfg(feature = )` only.'],
+    [[], ''],
+  ])('%j', (conditions, expected) => {
+    expect(availabilityText(conditions)).toBe(expected);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ApiPage } from '../api/index.js';
+import { availabilityText } from './cfg-text.js';
 import { IntraDocLinks } from './intra-doc-links.js';
 import type { PublicApi, PublicItem, PublicModule } from './public-api.js';
 import { rustdocMarkdown } from './rustdoc-markdown.js';
@@ -84,7 +85,7 @@ function hasMembers(item: PublicItem): boolean {
 function moduleIntro(module: PublicModule, link: Linker): string {
   const parts: string[] = [];
   const isRoot = module.path.length === 1;
-  const facts = [isRoot ? 'crate' : `\`use ${module.path.join('::')};\` · module`, availability(module.cfg)].filter(
+  const facts = [isRoot ? 'crate' : `\`use ${module.path.join('::')};\` · module`, availabilityText(module.cfg)].filter(
     (f) => f !== '',
   );
   if (!isRoot || facts.length > 1) parts.push(facts.join(' · '));
@@ -97,7 +98,7 @@ function itemSection(entry: PublicItem, level: number, link: Linker): string {
   const { item } = entry;
   const isMacro = item.kind === 'macro';
   const heading = `${'#'.repeat(level)} ${item.name}${isMacro ? '!' : ''}`;
-  const facts = [`\`use ${entry.path.join('::')};\``, item.kind, availability(entry.cfg)].filter((f) => f !== '');
+  const facts = [`\`use ${entry.path.join('::')};\``, item.kind, availabilityText(entry.cfg)].filter((f) => f !== '');
   const parts = [heading, facts.join(' · ')];
   if (item.deprecated !== undefined) parts.push(deprecation(item.deprecated));
   parts.push(fence(item.signature));
@@ -131,7 +132,7 @@ function memberSection(owner: string, entry: PublicItem, member: ItemSyntax, lin
   const facts = [
     `${capitalised(member.kind)} of \`${owner}\``,
     `\`use ${entry.path.join('::')};\``,
-    availability(member.cfg.filter((c) => !entry.cfg.includes(c))),
+    availabilityText(member.cfg.filter((c) => !entry.cfg.includes(c))),
   ].filter((f) => f !== '');
   const parts = [`### ${owner}::${member.name}`, facts.join(' · ')];
   if (member.deprecated !== undefined) parts.push(deprecation(member.deprecated));
@@ -146,24 +147,6 @@ function memberList(title: string, members: readonly Member[]): string {
     return `- \`${m.text}\`${doc === '' ? '' : `: ${doc}`}`;
   });
   return `${title}:\n\n${lines.join('\n')}`;
-}
-
-/** rustdoc's "Available on crate feature `rt` only." from the `cfg` conditions. */
-function availability(cfg: readonly string[]): string {
-  if (cfg.length === 0) return '';
-  const features: string[] = [];
-  const others: string[] = [];
-  for (const condition of cfg) {
-    const feature = /^feature\s*=\s*"([^"]*)"$/.exec(condition)?.[1];
-    if (feature !== undefined) {
-      if (!features.includes(feature)) features.push(feature);
-    } else others.push(`\`cfg(${condition})\``);
-  }
-  const named =
-    features.length === 0
-      ? []
-      : [`crate feature${features.length > 1 ? 's' : ''} ${features.map((f) => `\`${f}\``).join(' and ')}`];
-  return `Available on ${[...named, ...others].join(' and ')} only.`;
 }
 
 function deprecation(note: string): string {
