@@ -289,6 +289,15 @@ describe('what falls short is said', () => {
   });
 });
 
+describe('a crate that takes too long', () => {
+  it('is read only within its time budget, and says so', async () => {
+    const out = await mkdtemp(path.join(dir, 'slow-'));
+    const staged = await stageCrate(crate('widget', '1.2.0'), out, { maxMilliseconds: 0 });
+    expect(staged.warnings).toEqual(["the API pages stop after 0 s of reading the crate's source"]);
+    expect(staged.files).toEqual(['README.md', 'examples/hello.md']);
+  });
+});
+
 describe('availabilityText', () => {
   it.each([
     [['feature = "rt"'], 'Available on crate feature `rt` only.'],

@@ -51,6 +51,8 @@ export interface CrateLimits {
   readonly maxFiles: number;
   /** Bytes of source (and files `include_str!` reads for docs). @default 32 MiB */
   readonly maxBytes: number;
+  /** Milliseconds spent reading files, after which no more are read. @default 60000 */
+  readonly maxMilliseconds?: number;
 }
 
 /**
@@ -64,6 +66,7 @@ export interface CrateLimits {
 export class CrateReader {
   readonly warnings: string[] = [];
   private files = 0;
+  private readonly started = performance.now();
   private bytes = 0;
   private readonly crates = new Map<string, CrateSource | undefined>();
 
@@ -124,6 +127,11 @@ export class CrateReader {
     if (size === undefined) return undefined;
     if (this.files + 1 > this.limits.maxFiles || this.bytes + size > this.limits.maxBytes) {
       this.warn(`the API pages stop at ${this.limits.maxFiles} source files or ${this.limits.maxBytes} bytes`);
+      return undefined;
+    }
+    const budget = this.limits.maxMilliseconds ?? 60_000;
+    if (performance.now() - this.started > budget) {
+      this.warn(`the API pages stop after ${Math.round(budget / 1000)} s of reading the crate's source`);
       return undefined;
     }
     this.files += 1;

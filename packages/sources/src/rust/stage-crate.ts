@@ -54,6 +54,7 @@ export async function stageCrate(
   const reader = new CrateReader(await rustParser(), {
     maxFiles: options.maxFiles ?? 2000,
     maxBytes: options.maxBytes ?? 32 * 1024 * 1024,
+    maxMilliseconds: options.maxMilliseconds ?? 60_000,
   });
   const crate = reader.read(dependency.dir);
   if (crate === undefined) return { files, warnings: [...reader.warnings] };
