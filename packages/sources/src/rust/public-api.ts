@@ -58,6 +58,8 @@ export function publicApi(crate: CrateSource, reader: CrateReader): PublicApi {
 class Resolver {
   private readonly exportCache = new Map<CrateModule, Export[]>();
   private readonly resolving = new Set<string>();
+  private readonly lookups = new Map<string, Target[]>();
+  private readonly macros = new Map<CrateModule, Map<string, Target[]>>();
   private readonly ids = new Map<CrateModule, number>();
 
   constructor(private readonly reader: CrateReader) {}
@@ -179,41 +181,59 @@ class Resolver {
    */
   private lookup(module: CrateModule, name: string): Target[] {
     const key = `${this.idOf(module)}:${name}`;
+    const known = this.lookups.get(key);
+    if (known !== undefined) return known;
     if (this.resolving.has(key)) return [];
     this.resolving.add(key);
     try {
-      const found: Target[] = [];
-      const child = module.modules.get(name);
-      if (child) found.push({ kind: 'module', module: child });
-      for (const item of module.items) {
-        if (item.name === name && !item.hidden) found.push({ kind: 'item', item, module });
-      }
-      if (module.parent === undefined) {
-        // `#[macro_export]` macros are at the crate root (`crate::anyhow`), wherever they are written.
-        for (const owner of allModules(module)) {
-          for (const item of owner.items) {
-            if (owner !== module && item.name === name && item.kind === 'macro' && item.macroExport) {
-              found.push({ kind: 'item', item, module: owner });
-            }
-          }
-        }
-      }
-      for (const use of module.uses) {
-        if (!use.glob && use.alias === name && !use.hidden) found.push(...this.resolvePath(module, use.path));
-      }
-      if (found.length > 0) return dedupe(found);
-      for (const use of module.uses) {
-        if (!use.glob || use.hidden) continue;
-        for (const target of this.resolvePath(module, use.path)) {
-          if (target.kind === 'module') found.push(...this.lookup(target.module, name));
-        }
-      }
-      if (found.length > 0) return dedupe(found);
-      const external = this.reader.dependency(module.crate, name);
-      return external ? [{ kind: 'module', module: external.root }] : [];
+      const found = this.lookupUncached(module, name);
+      // Kept: a crate of a thousand glob re-exports (web-sys) asks each module for each impl's type name.
+      this.lookups.set(key, found);
+      return found;
     } finally {
       this.resolving.delete(key);
     }
+  }
+
+  private lookupUncached(module: CrateModule, name: string): Target[] {
+    const found: Target[] = [];
+    const child = module.modules.get(name);
+    if (child) found.push({ kind: 'module', module: child });
+    for (const item of module.items) {
+      if (item.name === name && !item.hidden) found.push({ kind: 'item', item, module });
+    }
+    // `#[macro_export]` macros are at the crate root (`crate::anyhow`), wherever they are written.
+    if (module.parent === undefined) found.push(...(this.exportedMacros(module).get(name) ?? []));
+    for (const use of module.uses) {
+      if (!use.glob && use.alias === name && !use.hidden) found.push(...this.resolvePath(module, use.path));
+    }
+    if (found.length > 0) return dedupe(found);
+    for (const use of module.uses) {
+      if (!use.glob || use.hidden) continue;
+      for (const target of this.resolvePath(module, use.path)) {
+        if (target.kind === 'module') found.push(...this.lookup(target.module, name));
+      }
+    }
+    if (found.length > 0) return dedupe(found);
+    const external = this.reader.dependency(module.crate, name);
+    return external ? [{ kind: 'module', module: external.root }] : [];
+  }
+
+  /** A crate's `#[macro_export]` macros outside its root file, by name, gathered once. */
+  private exportedMacros(root: CrateModule): Map<string, Target[]> {
+    let macros = this.macros.get(root);
+    if (macros === undefined) {
+      macros = new Map();
+      for (const owner of allModules(root)) {
+        if (owner === root) continue;
+        for (const item of owner.items) {
+          if (item.kind !== 'macro' || !item.macroExport) continue;
+          macros.set(item.name, [...(macros.get(item.name) ?? []), { kind: 'item', item, module: owner }]);
+        }
+      }
+      this.macros.set(root, macros);
+    }
+    return macros;
   }
 
   /** Each public type's inherent methods and trait impls, from every `impl` block of the crates read. */
