@@ -74,6 +74,11 @@ cfg_fancy! {
     pub fn fancy() {}
 }
 
+extern "C" {
+    /// The absolute value, from C.
+    pub fn abs(x: i32) -> i32;
+}
+
 /// Old and tired.
 #[deprecated(since = "1.1.0", note = "use \`hello\` instead")]
 pub fn old() {}
@@ -232,6 +237,9 @@ describe('a crate staged from its source', () => {
     expect(index).toContain('## make!\n\n`use widget::make;` · macro\n\n```rust\nmacro_rules! make {');
     expect(index).toContain('### Examples');
     expect(index).not.toContain('secret_helper');
+    expect(index).toContain(
+      '## abs\n\n`use widget::abs;` · function\n\n```rust\npub fn abs(x: i32) -> i32\n```\n\nThe absolute value, from C.',
+    );
     const builder = files.get('api/Builder.md') ?? '';
     expect(builder).toContain('## Builder\n\n`use widget::Builder;` · struct');
     expect(builder).toContain('pub struct Builder {\n    pub parts: usize,\n    /* private fields */\n}');

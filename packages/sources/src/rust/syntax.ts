@@ -301,6 +301,19 @@ function readItem(node: Node, attributes: Attributes, into: Collected, include: 
       });
       return;
     }
+    case 'foreign_mod_item': {
+      // `extern "C" { pub fn abs(x: i32) -> i32; }`: a -sys crate's functions and statics, with the block's attributes.
+      const body = node.childForFieldName('body');
+      if (body === null) return;
+      for (const item of moduleSyntax(body, include).items) {
+        into.items.push({
+          ...item,
+          cfg: [...new Set([...attributes.cfg, ...item.cfg])],
+          hidden: item.hidden || attributes.hidden,
+        });
+      }
+      return;
+    }
     case 'expression_statement': {
       // `name![ … ];` at item level parses as a statement around the call.
       const call = node.namedChildren[0];
