@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SourceError } from './errors.js';
+import { findCargoDependencies } from './rust/cargo-dependencies.js';
 import { filterPackages, findProjectLayout, type WorkspacePackage } from './workspaces.js';
 
 /** A dependency of a project as it is installed. */
@@ -11,7 +12,7 @@ export interface InstalledDependency {
   readonly version: string;
   /** The installed package folder (symlinks resolved), or a Python distribution's `.dist-info` folder. */
   readonly dir: string;
-  readonly ecosystem: 'npm' | 'python';
+  readonly ecosystem: 'npm' | 'python' | 'rust';
   /** A development dependency (`devDependencies`). */
   readonly dev: boolean;
   readonly description?: string;
@@ -88,8 +89,20 @@ export async function findProjectDependencies(
   const layout =
     options.workspaces === false ? { packages: [{ dir: project, path: '.' }] } : await findProjectLayout(project);
   const rootManifest = await readJson(path.join(project, 'package.json'));
-  if (rootManifest === undefined && sitePackages.length === 0) {
-    throw new SourceError('not-found', `no package.json or Python virtualenv (.venv) in ${project}`);
+  const cargo = (await stat(path.join(project, 'Cargo.toml')).catch(() => undefined))?.isFile()
+    ? await findCargoDependencies(project, options)
+    : undefined;
+  if (rootManifest === undefined && sitePackages.length === 0 && cargo === undefined) {
+    throw new SourceError('not-found', `no package.json, Python virtualenv (.venv) or Cargo.toml in ${project}`);
+  }
+  if (rootManifest === undefined && cargo !== undefined) {
+    // A Rust project: its crates, and a virtualenv's distributions beside them where it has one.
+    const python = await Promise.all(sitePackages.map(pythonDistributions));
+    return {
+      ...cargo,
+      installed: [...cargo.installed, ...python.flatMap((p) => p.distributions)],
+      skipped: [...cargo.skipped, ...python.flatMap((p) => p.problems)],
+    };
   }
   const picked = filterPackages(layout.packages, options.filter ?? []);
   const workspace = layout.packages.length > 1;
@@ -123,6 +136,9 @@ export async function findProjectDependencies(
     installed.push(...distributions);
     problems.push(...pythonProblems);
   }
+  // A Node project with a Rust part beside it (a native addon, a Tauri app): its crates too.
+  installed.push(...(cargo?.installed ?? []));
+  problems.push(...(cargo?.skipped ?? []));
   return {
     installed,
     skipped: problems,

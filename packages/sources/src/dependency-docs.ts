@@ -5,6 +5,7 @@ import { type ApiPage, packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
 import { cleanReadme } from './readme.js';
+import { stageCrate } from './rust/stage-crate.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
 import { findDocFiles } from './walk.js';
@@ -23,6 +24,13 @@ export interface StageOptions {
 export type StageResult =
   | { readonly ok: true; readonly value: ResolvedSource }
   | { readonly ok: false; readonly error: string };
+
+/** Why a dependency of each ecosystem staged nothing, when no part of it failed. */
+const NOTHING_STAGED: Record<InstalledDependency['ecosystem'], string> = {
+  npm: 'no README, docs folder or type declarations',
+  python: 'no long description in its METADATA',
+  rust: 'no README, examples or public API in its source',
+};
 
 const README = /^readme(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$/i;
 const PACKAGE_DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
@@ -48,21 +56,22 @@ export async function stageDependencyDocs(
   const { dir, dispose } = await tempDir('dep');
   try {
     const staged =
-      dependency.ecosystem === 'python'
-        ? await stagePython(dependency, dir)
-        : await stageNpm(dependency, dir, {
-            types: options.types ?? true,
-            maxFiles: options.maxTypeFiles ?? 1000,
-            maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
-          });
+      dependency.ecosystem === 'rust'
+        ? { ...(await stageCrate(dependency, dir, { api: options.types ?? true })), fromTypes: false }
+        : dependency.ecosystem === 'python'
+          ? await stagePython(dependency, dir)
+          : await stageNpm(dependency, dir, {
+              types: options.types ?? true,
+              maxFiles: options.maxTypeFiles ?? 1000,
+              maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
+            });
     if (staged.files.length === 0) {
       await dispose();
       // Nothing staged because every part failed says why, not that the package has no docs.
-      const none =
-        dependency.ecosystem === 'python'
-          ? 'no long description in its METADATA'
-          : 'no README, docs folder or type declarations';
-      return { ok: false, error: staged.warnings.length > 0 ? staged.warnings.join('; ') : none };
+      return {
+        ok: false,
+        error: staged.warnings.length > 0 ? staged.warnings.join('; ') : NOTHING_STAGED[dependency.ecosystem],
+      };
     }
     return {
       ok: true,
@@ -93,7 +102,8 @@ interface Staged {
 
 /** Where the staged docs come from: `npm:express@5.1.0, types from npm:@types/express@5.0.3`. */
 function provenance(dependency: InstalledDependency, fromTypes: boolean): string {
-  const own = `${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.name}@${dependency.version}`;
+  const prefix = { npm: 'npm', python: 'pypi', rust: 'crates' }[dependency.ecosystem];
+  const own = `${prefix}:${dependency.name}@${dependency.version}`;
   return dependency.types && fromTypes
     ? `${own}, types from npm:${dependency.types.name}@${dependency.types.version}`
     : own;

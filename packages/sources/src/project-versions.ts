@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { crateKey } from './rust/cargo-files.js';
+import { lockedCrateVersions } from './rust/locked-versions.js';
 
 const PACKAGE_NAME = /^(?:@[\w.-]+\/)?[\w.-]+$/;
 
@@ -7,8 +9,9 @@ const PACKAGE_NAME = /^(?:@[\w.-]+\/)?[\w.-]+$/;
  * The version of package `name` a project installs: its `node_modules/<name>`
  * found the way Node resolves it from `projectDir` (the folder, then each
  * parent), read from the installed package.json; undefined when it is not
- * installed there. This is what makes a bare library name mean "the version
- * this project uses".
+ * installed there, or a crate the nearest Cargo.lock pins (`serde-json` and
+ * `serde_json` alike). This is what makes a bare library name mean "the
+ * version this project uses".
  *
  * @example
  * await installedVersion('.', 'zod'); // → '4.6.7'
@@ -24,7 +27,8 @@ export async function installedVersion(projectDir: string, name: string): Promis
       }
     }
     const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
+    // Not an npm package here: a crate the project's Cargo.lock pins, if it has one.
+    if (parent === dir) return lockedCrateVersions(projectDir).get(crateKey(name));
     dir = parent;
   }
 }
@@ -61,6 +65,13 @@ export async function installedVersions(projectDir: string, names: Iterable<stri
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
+  }
+  if (pending.length > 0) {
+    const locked = lockedCrateVersions(projectDir);
+    for (const name of pending) {
+      const version = locked.get(crateKey(name));
+      if (version !== undefined) versions.set(name, version);
+    }
   }
   return versions;
 }

@@ -119,7 +119,9 @@ export async function planRepositories(dependencies: readonly InstalledDependenc
   const plans: RepositoryPlan[] = [];
   for (const dependency of dependencies) {
     if (dependency.ecosystem !== 'npm') {
-      plans.push({ dependency, tags: [], fallback: 'not an npm package (Python docs come from its METADATA)' });
+      const from =
+        dependency.ecosystem === 'rust' ? "a crate's docs come from its source" : 'Python docs come from its METADATA';
+      plans.push({ dependency, tags: [], fallback: `not an npm package (${from})` });
       continue;
     }
     const manifest = await readJson(path.join(dependency.dir, 'package.json'));

@@ -66,6 +66,18 @@ export function assertValidVersion(version: string): void {
   }
 }
 
+/**
+ * Whether two library names are one crate's as Cargo sees it: alike but for case and `-` against `_` (`serde-json` is
+ * `serde_json`; crates.io refuses a name that differs from another only so). What a name that matches no library
+ * exactly is tried as.
+ *
+ * @example
+ * sameCrateName('serde-json', 'serde_json'); // → true
+ */
+export function sameCrateName(a: string, b: string): boolean {
+  return a.toLowerCase().replaceAll('-', '_') === b.toLowerCase().replaceAll('-', '_');
+}
+
 /** `name@version`, the label every result carries. */
 export function formatPackageId(id: PackageId): string {
   return `${id.name}@${id.version}`;
