@@ -134,8 +134,13 @@ function program(): Command {
 
   command('sync')
     .description('build a package for each installed dependency of a project, at its installed version')
-    .argument('[dir]', 'the project folder (package.json and node_modules, or a Python .venv)', '.')
+    .argument(
+      '[dir]',
+      'the project folder (package.json and node_modules, a Python .venv, or a go.mod or go.work)',
+      '.',
+    )
     .option('--dev', 'include devDependencies')
+    .option('--all', "Go: also the go.mod requirements marked '// indirect'")
     .option('--no-types', 'leave out the API page written from the JSDoc of type declarations')
     .option('--save <dir>', 'also write each package file into this folder to share them')
     .option(

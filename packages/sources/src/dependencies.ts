@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SourceError } from './errors.js';
+import { findGoDependencies, isGoProject } from './go/go-dependencies.js';
 import { filterPackages, findProjectLayout, type WorkspacePackage } from './workspaces.js';
 
 /** A dependency of a project as it is installed. */
@@ -11,7 +12,7 @@ export interface InstalledDependency {
   readonly version: string;
   /** The installed package folder (symlinks resolved), or a Python distribution's `.dist-info` folder. */
   readonly dir: string;
-  readonly ecosystem: 'npm' | 'python';
+  readonly ecosystem: 'npm' | 'python' | 'go';
   /** A development dependency (`devDependencies`). */
   readonly dev: boolean;
   readonly description?: string;
@@ -22,6 +23,10 @@ export interface InstalledDependency {
    * its declarations document this package where it ships none of its own.
    */
   readonly types?: { readonly name: string; readonly version: string; readonly dir: string };
+  /** Go: the module path its packages are imported by (`github.com/spf13/cobra`); `name` is its last element. */
+  readonly goModule?: string;
+  /** Go: the module version the files are read from (`github.com/spf13/cobra@v1.8.1`), after go.mod's `replace`. */
+  readonly goSource?: string;
 }
 
 /** A dependency that will not be built, and why. */
@@ -49,6 +54,8 @@ export interface FindDependenciesOptions {
   readonly workspaces?: boolean;
   /** Only the project packages whose name or path matches one of these globs (see {@link filterPackages}). */
   readonly filter?: readonly string[];
+  /** Go: also the requirements marked `// indirect`. @default false */
+  readonly indirect?: boolean;
 }
 
 // `name` or `@scope/name`, neither part `.`/`..` nor holding a path separator: what may follow `node_modules/`.
@@ -88,8 +95,13 @@ export async function findProjectDependencies(
   const layout =
     options.workspaces === false ? { packages: [{ dir: project, path: '.' }] } : await findProjectLayout(project);
   const rootManifest = await readJson(path.join(project, 'package.json'));
+  // A Go module (go.mod, or a go.work workspace) is read on its own: its requirements, not node_modules.
+  if (rootManifest === undefined && sitePackages.length === 0 && (await isGoProject(project))) {
+    const { reader: _, ...go } = await findGoDependencies(project, { indirect: options.indirect === true });
+    return go;
+  }
   if (rootManifest === undefined && sitePackages.length === 0) {
-    throw new SourceError('not-found', `no package.json or Python virtualenv (.venv) in ${project}`);
+    throw new SourceError('not-found', `no package.json, Python virtualenv (.venv) or go.mod in ${project}`);
   }
   const picked = filterPackages(layout.packages, options.filter ?? []);
   const workspace = layout.packages.length > 1;

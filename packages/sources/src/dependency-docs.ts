@@ -4,6 +4,7 @@ import pLimit from 'p-limit';
 import { type ApiPage, packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
+import { stageGo } from './go/stage-go.js';
 import { cleanReadme } from './readme.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
@@ -17,6 +18,8 @@ export interface StageOptions {
   readonly maxTypeFiles?: number;
   /** Bytes of declaration files read. @default 16 MiB */
   readonly maxTypeBytes?: number;
+  /** Go: seconds the API reader may take over one module. @default 120 */
+  readonly goTimeoutSeconds?: number;
 }
 
 /** A staged dependency, or why it has nothing to build. */
@@ -50,11 +53,21 @@ export async function stageDependencyDocs(
     const staged =
       dependency.ecosystem === 'python'
         ? await stagePython(dependency, dir)
-        : await stageNpm(dependency, dir, {
-            types: options.types ?? true,
-            maxFiles: options.maxTypeFiles ?? 1000,
-            maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
-          });
+        : dependency.ecosystem === 'go'
+          ? {
+              ...(await stageGo(dependency, dir, {
+                api: options.types ?? true,
+                maxFiles: options.maxTypeFiles ?? 2000,
+                maxBytes: options.maxTypeBytes ?? 32 * 1024 * 1024,
+                timeoutMs: (options.goTimeoutSeconds ?? 120) * 1000,
+              })),
+              fromTypes: false,
+            }
+          : await stageNpm(dependency, dir, {
+              types: options.types ?? true,
+              maxFiles: options.maxTypeFiles ?? 1000,
+              maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
+            });
     if (staged.files.length === 0) {
       await dispose();
       return {
@@ -62,7 +75,9 @@ export async function stageDependencyDocs(
         error:
           dependency.ecosystem === 'python'
             ? 'no long description in its METADATA'
-            : 'no README, docs folder or type declarations',
+            : dependency.ecosystem === 'go'
+              ? 'no README, docs folder or exported Go API'
+              : 'no README, docs folder or type declarations',
       };
     }
     return {
@@ -94,6 +109,8 @@ interface Staged {
 
 /** Where the staged docs come from: `npm:express@5.1.0, types from npm:@types/express@5.0.3`. */
 function provenance(dependency: InstalledDependency, fromTypes: boolean): string {
+  if (dependency.ecosystem === 'go')
+    return `go:${dependency.goSource ?? `${dependency.goModule}@v${dependency.version}`}`;
   const own = `${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.name}@${dependency.version}`;
   return dependency.types && fromTypes
     ? `${own}, types from npm:${dependency.types.name}@${dependency.types.version}`
