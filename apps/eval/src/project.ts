@@ -23,7 +23,7 @@ const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../cli/dist/bin.cjs', import.meta.url));
 
 export interface ProjectOptions {
-  /** The project folder: a package.json with its dependencies installed in node_modules. */
+  /** The project folder: a package.json with its dependencies installed in node_modules, or a Go module (go.mod). */
   readonly project: string;
   /** The questions file (JSON lines); default `<project>/questions.jsonl`. */
   readonly questions?: string;
@@ -58,11 +58,13 @@ interface Answered extends Scored {
  */
 export async function runProject(options: ProjectOptions): Promise<number> {
   const project = path.resolve(options.project);
-  if (!existsSync(path.join(project, 'package.json'))) {
-    process.stderr.write(`eval: ${project} has no package.json: --project names a project folder\n`);
+  // A Go module's requirements are in the module cache (sync skips one not downloaded, saying how to download it).
+  const goModule = existsSync(path.join(project, 'go.mod'));
+  if (!goModule && !existsSync(path.join(project, 'package.json'))) {
+    process.stderr.write(`eval: ${project} has no package.json or go.mod: --project names a project folder\n`);
     return 2;
   }
-  if (!existsSync(path.join(project, 'node_modules'))) {
+  if (!goModule && !existsSync(path.join(project, 'node_modules'))) {
     process.stderr.write(
       `eval: ${project} has no node_modules: run \`npm ci --ignore-scripts\` in it first (it needs the npm registry)\n`,
     );
