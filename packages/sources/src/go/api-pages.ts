@@ -65,7 +65,7 @@ function packageSection(pkg: GoPackage, importLine: string): string {
 
 /** A type's section, then its constants, variables, constructors and methods, each a `###` under it. */
 function typeSections(type: GoType, importLine: string): string[] {
-  const head = [`## ${type.name}`, `\`${importLine}\` · type`, fence(type.decl)];
+  const head = [`## ${type.name}`, `\`${importLine}\` · type${wordsOf(type.name)}`, fence(type.decl)];
   if (type.doc) head.push(type.doc);
   head.push(...examples(type.examples));
   return [
@@ -80,10 +80,10 @@ function typeSections(type: GoType, importLine: string): string[] {
 function funcSection(fn: GoFunc, importLine: string, level: '##' | '###', constructs?: string): string {
   const name = fn.recv ? `${fn.recv}.${fn.name}` : fn.name;
   const reach = fn.recv
-    ? `Method of \`${fn.recv}\` · \`${importLine}\``
+    ? `Method of \`${fn.recv}\`${wordsOf(fn.name)} · \`${importLine}\``
     : constructs
-      ? `Function returning \`${constructs}\` · \`${importLine}\``
-      : `\`${importLine}\` · func`;
+      ? `Function returning \`${constructs}\`${wordsOf(fn.name)} · \`${importLine}\``
+      : `\`${importLine}\` · func${wordsOf(fn.name)}`;
   const parts = [`${level} ${name}`, reach, fence(fn.decl)];
   if (fn.doc) parts.push(fn.doc);
   parts.push(...examples(fn.examples));
@@ -114,6 +114,17 @@ function examples(list: readonly GoExample[] | undefined): string[] {
     if (example.output) parts.push(`Output:\n\n${fence(example.output, 'text')}`);
     return parts.join('\n\n');
   });
+}
+
+/**
+ * The words a Go name is made of, as a reader says them (`ShouldBindJSON` → ` (should bind JSON)`), or nothing for a
+ * one-word name. The index holds an identifier as one token (`shouldbindjson`); a question asks in words ("bind a
+ * JSON body"), and the name is the shortest summary of what a function does.
+ */
+function wordsOf(name: string): string {
+  const words = name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [];
+  if (words.length < 2) return '';
+  return ` (${words.map((w) => (/^[A-Z][a-z]/.test(w) ? w.toLowerCase() : w)).join(' ')})`;
 }
 
 /** Code in a fence longer than any run of backticks inside it. */

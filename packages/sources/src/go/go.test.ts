@@ -300,7 +300,7 @@ describe.runIf(hasGo)('a Go module staged', () => {
       expect(index).toContain('\ttoml.Decode(text, &c)');
       // A deprecated function says so first; constants in their group.
       expect(index).toMatch(
-        /## DecodeFile\n\n`import "github\.com\/BurntSushi\/toml"` · func\n\n```go\nfunc DecodeFile\(path string, v any\) error\n```\n\nDeprecated: use Decoder\.Decode\.\n\nDecodeFile reads a file\./,
+        /## DecodeFile\n\n`import "github\.com\/BurntSushi\/toml"` · func \(decode file\)\n\n```go\nfunc DecodeFile\(path string, v any\) error\n```\n\nDeprecated: use Decoder\.Decode\.\n\nDecodeFile reads a file\./,
       );
       expect(index).toContain('## String, Int\n\n`import "github.com/BurntSushi/toml"` · const\n\n```go\nconst (');
       // A type with methods has its page: the type, its constructor, each method with its example.
@@ -308,7 +308,8 @@ describe.runIf(hasGo)('a Go module staged', () => {
         '## Decoder\n\n`import "github.com/BurntSushi/toml"` · type\n\n```go\ntype Decoder struct {\n\t// Strict refuses unknown keys.\n\tStrict bool',
       );
       expect(decoder).not.toMatch(/\br\s+int/);
-      expect(decoder).toContain('### NewDecoder\n\nFunction returning `Decoder`');
+      // A name of several words says them, as a question would (the index holds `NewDecoder` as one token).
+      expect(decoder).toContain('### NewDecoder\n\nFunction returning `Decoder` (new decoder) ·');
       expect(decoder).toMatch(
         /### Decoder\.Decode\n\nMethod of `Decoder` · `import "github\.com\/BurntSushi\/toml"`\n\n```go\nfunc \(d \*Decoder\) Decode\(v any\) error\n```\n\nDecode reads the stream into v\.\n\nExample:\n\n```go\nvar v map\[string\]any\n_ = toml\.NewDecoder\("a = 1"\)\.Decode\(&v\)/,
       );
