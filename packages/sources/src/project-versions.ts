@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { goRequirements } from './go/project-requirements.js';
 
 const PACKAGE_NAME = /^(?:@[\w.-]+\/)?[\w.-]+$/;
 
@@ -8,7 +9,9 @@ const PACKAGE_NAME = /^(?:@[\w.-]+\/)?[\w.-]+$/;
  * found the way Node resolves it from `projectDir` (the folder, then each
  * parent), read from the installed package.json; undefined when it is not
  * installed there. This is what makes a bare library name mean "the version
- * this project uses".
+ * this project uses". In a Go project (no such package installed, a go.mod or
+ * go.work at or above the folder) it is the version go.mod requires
+ * (`cobra` → `1.8.1`; see goRequirements).
  *
  * @example
  * await installedVersion('.', 'zod'); // → '4.6.7'
@@ -24,7 +27,7 @@ export async function installedVersion(projectDir: string, name: string): Promis
       }
     }
     const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) return goRequirements(projectDir).get(name.toLowerCase());
     dir = parent;
   }
 }
@@ -61,6 +64,13 @@ export async function installedVersions(projectDir: string, names: Iterable<stri
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
+  }
+  if (pending.length > 0) {
+    const required = goRequirements(projectDir);
+    for (const name of pending) {
+      const version = required.get(name.toLowerCase());
+      if (version !== undefined) versions.set(name, version);
+    }
   }
   return versions;
 }

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { goLibraryName, storedGoVersion } from '@docs/store';
 import type { InstalledDependency, SkippedDependency } from '../dependencies.js';
 import type { WorkspacePackage } from '../workspaces.js';
 import { type GoModFile, type GoModReader, type ModuleVersion, type Requirement, readGoMod } from './go-mod.js';
-import { goLibraryName, storedGoVersion } from './library-name.js';
 import { isSafeModulePath, moduleCacheDir, moduleFolder } from './module-cache.js';
 
 /** Options for {@link findGoDependencies}. */

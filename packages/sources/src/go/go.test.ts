@@ -1,12 +1,13 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { goLibraryName, isGoModulePath, parsePackageSpec } from '@docs/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProjectDependencies } from '../dependencies.js';
 import { stageDependencyDocs } from '../dependency-docs.js';
+import { installedVersion, installedVersions } from '../project-versions.js';
 import { goOnPath, runGo } from './go-command.js';
 import { parseGoMod } from './go-mod.js';
-import { goLibraryName, isGoModulePath } from './library-name.js';
 import { escapeModulePath, moduleFolder } from './module-cache.js';
 
 let dir: string;
@@ -218,6 +219,30 @@ describe('module names', () => {
     expect(isGoModulePath('github.com/spf13/cobra')).toBe(true);
     expect(isGoModulePath('@scope/pkg')).toBe(false);
     expect(isGoModulePath('cobra')).toBe(false);
+  });
+});
+
+describe('a library named by its module path', () => {
+  it.each([
+    ['github.com/spf13/cobra', 'cobra', undefined],
+    ['github.com/jackc/pgx/v5@v5.7.2', 'pgx', '5.7.2'],
+    ['golang.org/x/sync@v0.10.0', 'sync', '0.10.0'],
+    ['cobra@1.8.1', 'cobra', '1.8.1'],
+    ['@types/node@20.1.0', '@types/node', '20.1.0'],
+  ])('%s is %s at %s', (spec, name, version) => {
+    expect(parsePackageSpec(spec)).toEqual({ name, version });
+  });
+
+  it('answers, for a bare name, the version go.mod requires, from the module or a folder inside it', async () => {
+    expect(await installedVersion(project, 'toml')).toBe('1.3.2');
+    expect(await installedVersion(path.join(project, 'vendor'), 'pgx')).toBe('5.7.2');
+    expect(await installedVersion(project, 'cobra')).toBeUndefined();
+    expect(await installedVersions(project, ['toml', 'indirect', 'cobra'])).toEqual(
+      new Map([
+        ['toml', '1.3.2'],
+        ['indirect', '0.1.0'],
+      ]),
+    );
   });
 });
 
