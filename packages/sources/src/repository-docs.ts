@@ -119,7 +119,11 @@ export async function planRepositories(dependencies: readonly InstalledDependenc
   const plans: RepositoryPlan[] = [];
   for (const dependency of dependencies) {
     if (dependency.ecosystem !== 'npm') {
-      plans.push({ dependency, tags: [], fallback: 'not an npm package (Python docs come from its METADATA)' });
+      const own =
+        dependency.ecosystem === 'go'
+          ? 'a Go module is read at its version from the module cache'
+          : 'Python docs come from its METADATA';
+      plans.push({ dependency, tags: [], fallback: `not an npm package (${own})` });
       continue;
     }
     const manifest = await readJson(path.join(dependency.dir, 'package.json'));
