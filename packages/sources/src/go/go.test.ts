@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProjectDependencies } from '../dependencies.js';
 import { stageDependencyDocs } from '../dependency-docs.js';
 import { installedVersion, installedVersions } from '../project-versions.js';
+import { readGoApi } from './doc-helper.js';
 import { goOnPath, runGo } from './go-command.js';
 import { parseGoMod } from './go-mod.js';
 import { escapeModulePath, moduleFolder } from './module-cache.js';
@@ -346,6 +347,26 @@ describe.runIf(hasGo)('a Go module staged', () => {
     } finally {
       await staged.value.dispose();
     }
+  });
+
+  it('stops at its bounds and says so, keeping what it read', async () => {
+    const toml = path.join(cache, 'github.com', '!burnt!sushi', 'toml@v1.3.2');
+    const api = await readGoApi(toml, 'github.com/BurntSushi/toml', {
+      maxFiles: 1,
+      maxBytes: 1 << 20,
+      timeoutMs: 60_000,
+    });
+    if (!api.ok) throw new Error(api.error);
+    expect(api.packages.map((p) => p.importPath)).toEqual(['github.com/BurntSushi/toml']);
+    expect(api.warnings).toEqual([
+      `stopped at 1 Go files, ${TOML_GO.length} bytes: the module is larger than the bounds`,
+    ]);
+    const none = await readGoApi(path.join(dir, 'no-such-module'), 'example.com/none', {
+      maxFiles: 10,
+      maxBytes: 1 << 20,
+      timeoutMs: 60_000,
+    });
+    expect(none.ok ? none.warnings.join() : none.error).toMatch(/no-such-module/);
   });
 
   it('stages a vendored module from vendor/', async () => {
