@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProjectDependencies } from '../dependencies.js';
 import { stageDependencyDocs } from '../dependency-docs.js';
 import { installedVersion, installedVersions } from '../project-versions.js';
-import { findDocFiles } from '../walk.js';
 import { readGoApi } from './doc-helper.js';
 import { goOnPath, runGo } from './go-command.js';
 import { parseGoMod } from './go-mod.js';
@@ -76,10 +75,7 @@ beforeAll(async () => {
   await write(cache, {
     // As the module cache lays it out: capitals escaped, `@version` on the folder.
     'github.com/!burnt!sushi/toml@v1.3.2/go.mod': 'module github.com/BurntSushi/toml\n',
-    'github.com/!burnt!sushi/toml@v1.3.2/README.md':
-      '# TOML\n\nTOML for Go, with reflection. See [the guide](site/content/guide.md#start), [contributing](CONTRIBUTING.md), [out](../../etc/passwd.md) and [the spec](https://toml.io/spec.md).\n',
-    'github.com/!burnt!sushi/toml@v1.3.2/site/content/guide.md': '# Guide\n\nTables become structs.\n',
-    'github.com/!burnt!sushi/toml@v1.3.2/CONTRIBUTING.md': '# Contributing\n',
+    'github.com/!burnt!sushi/toml@v1.3.2/README.md': '# TOML\n\nTOML for Go, with reflection.\n',
     'github.com/!burnt!sushi/toml@v1.3.2/decode.go': TOML_GO,
     'github.com/!burnt!sushi/toml@v1.3.2/decode_windows.go':
       '//go:build windows\n\npackage toml\n\n// WindowsOnly is not built on linux.\nfunc WindowsOnly() {}\n',
@@ -321,13 +317,6 @@ describe.runIf(hasGo)('a Go module staged', () => {
       const encoding = await readFile(path.join(root, 'api', 'encoding', 'index.md'), 'utf8');
       expect(await readFile(path.join(root, 'README.md'), 'utf8')).toContain('TOML for Go');
       expect(await readFile(path.join(root, 'docs', 'guide.md'), 'utf8')).toContain('Struct tags');
-      // The page its README links to inside the module; not its housekeeping, nothing outside it, no web page.
-      expect(await readFile(path.join(root, 'site', 'content', 'guide.md'), 'utf8')).toContain('Tables become structs');
-      expect((await findDocFiles(root)).map((f) => f.relativePath).filter((f) => !f.startsWith('api/'))).toEqual([
-        'README.md',
-        'docs/guide.md',
-        'site/content/guide.md',
-      ]);
       // The package doc as go/doc/comment renders it: a heading, a code block, links as their text.
       expect(index).toContain(
         '# github.com/BurntSushi/toml API\n\n## package toml\n\n`import "github.com/BurntSushi/toml"` · package',
