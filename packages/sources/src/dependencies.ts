@@ -44,6 +44,8 @@ export interface ProjectDependencies {
   readonly packages: readonly WorkspacePackage[];
   /** The file that declares the workspace (`pnpm-workspace.yaml`, `package.json`), at a workspace root. */
   readonly workspaceFile?: string;
+  /** A Go module's go.mod was read by go's own parser (`go mod edit -json`), or by docs' where go is not on PATH. */
+  readonly goModReader?: 'go' | 'parser';
 }
 
 /** Options for {@link findProjectDependencies}. */
@@ -97,8 +99,8 @@ export async function findProjectDependencies(
   const rootManifest = await readJson(path.join(project, 'package.json'));
   // A Go module (go.mod, or a go.work workspace) is read on its own: its requirements, not node_modules.
   if (rootManifest === undefined && sitePackages.length === 0 && (await isGoProject(project))) {
-    const { reader: _, ...go } = await findGoDependencies(project, { indirect: options.indirect === true });
-    return go;
+    const { reader, ...go } = await findGoDependencies(project, { indirect: options.indirect === true });
+    return { ...go, goModReader: reader };
   }
   if (rootManifest === undefined && sitePackages.length === 0) {
     throw new SourceError('not-found', `no package.json, Python virtualenv (.venv) or go.mod in ${project}`);

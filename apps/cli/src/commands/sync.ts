@@ -127,6 +127,11 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   if (workspace) {
     say(`Workspace (${workspace.file}): ${plural(found.packages.length, 'package')}: ${workspace.packages.join(', ')}`);
   }
+  if (found.goModReader) {
+    say(
+      `Go module: go.mod read by ${found.goModReader === 'go' ? 'go mod edit -json' : "docs' parser (go is not on PATH)"}`,
+    );
+  }
   for (const s of skipped) say(`Skipped ${s.library}: ${s.reason}`);
   let wanted: InstalledDependency[] = [];
   for (const dependency of found.installed) {

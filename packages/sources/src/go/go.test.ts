@@ -250,6 +250,7 @@ describe('a library named by its module path', () => {
 describe('a Go module', () => {
   it('requires what go.mod pins, found in the module cache or vendor/, with replace honoured', async () => {
     const found = await findProjectDependencies(project);
+    expect(found.goModReader).toBe(hasGo ? 'go' : 'parser');
     expect(found.installed.map((d) => [d.name, d.version, d.goModule, d.goSource, d.ecosystem])).toEqual([
       ['old', '1.0.0', 'example.com/old', 'example.com/fork@v1.1.0', 'go'],
       ['pgx', '5.7.2', 'github.com/jackc/pgx/v5', 'github.com/jackc/pgx/v5@v5.7.2', 'go'],
