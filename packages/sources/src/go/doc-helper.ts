@@ -330,7 +330,8 @@ func (r renderer) docText(text string) (string, bool) {
 	return text, false
 }
 
-// markdown renders a doc comment as go/doc/comment renders it, with links to other declarations kept as their text.
+// markdown renders a doc comment as go/doc/comment renders it, with links to other declarations kept as their text,
+// code blocks fenced as Go (the printer indents them) and headings without their anchors ("{#hdr-Name}").
 func (r renderer) markdown(text string, level int) string {
 	if text == "" {
 		return ""
@@ -338,7 +339,27 @@ func (r renderer) markdown(text string, level int) string {
 	p := r.pkg.Printer()
 	p.HeadingLevel = level
 	p.DocLinkURL = func(*comment.DocLink) string { return "" }
-	return strings.TrimSpace(string(p.Markdown(r.pkg.Parser().Parse(text))))
+	parsed := r.pkg.Parser().Parse(text)
+	var parts []string
+	for _, block := range parsed.Content {
+		if code, ok := block.(*comment.Code); ok {
+			fence := strings.Repeat("\x60", 3)
+			for strings.Contains(code.Text, fence) {
+				fence += "\x60"
+			}
+			parts = append(parts, fence+"\n"+strings.TrimRight(code.Text, "\n")+"\n"+fence)
+			continue
+		}
+		one := &comment.Doc{Content: []comment.Block{block}, Links: parsed.Links}
+		out := strings.TrimSpace(string(p.Markdown(one)))
+		if _, heading := block.(*comment.Heading); heading {
+			if i := strings.LastIndex(out, " {#"); i > 0 && strings.HasSuffix(out, "}") {
+				out = out[:i]
+			}
+		}
+		parts = append(parts, out)
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 func (r renderer) values(list []*doc.Value) []value {

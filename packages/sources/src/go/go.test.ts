@@ -322,9 +322,9 @@ describe.runIf(hasGo)('a Go module staged', () => {
       expect(index).toContain(
         '# github.com/BurntSushi/toml API\n\n## package toml\n\n`import "github.com/BurntSushi/toml"` · package',
       );
-      expect(index).toContain('### Decoding');
+      expect(index).toContain('\n### Decoding\n');
       expect(index).toContain('Use Decode or a Decoder:');
-      expect(index).toContain('\ttoml.Decode(text, &c)');
+      expect(index).toContain('Use Decode or a Decoder:\n\n```\nvar c Config\ntoml.Decode(text, &c)\n```');
       // A deprecated function says so first; constants in their group.
       expect(index).toMatch(
         /## DecodeFile\n\n`import "github\.com\/BurntSushi\/toml"` · func \(decode file\)\n\n```go\nfunc DecodeFile\(path string, v any\) error\n```\n\nDeprecated: use Decoder\.Decode\.\n\nDecodeFile reads a file\./,
