@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempDir } from '../temp-dir.js';
-import { runGo } from './go-command.js';
+import { runGo, runProgram } from './go-command.js';
 
 /** An `Example…` function of a package's test files, as go/doc finds it. */
 export interface GoExample {
@@ -67,23 +67,29 @@ export type GoApiResult =
 
 /**
  * The exported API of every importable package of a module folder (`internal/`, `testdata/`, `vendor/`, commands
- * and nested modules left out), read by {@link DOC_HELPER_SOURCE} run with the user's `go` (`go run`, which
- * compiles it once into go's build cache: ~13 s with an empty cache, 0.1–0.2 s a module after). The module's
- * files are parsed, never built or run; the helper is ours and imports only Go's standard library.
+ * and nested modules left out), read by {@link DOC_HELPER_SOURCE}: built with the user's `go` (`go build`, which
+ * compiles it once into go's build cache: ~14 s of CPU with an empty cache, a tenth of a second after), then run
+ * within `limits.timeoutMs` (the build has 10 minutes of its own, so a cold cache on a busy machine does not cost
+ * the first module its pages). The module's files are parsed, never built or run; the reader is ours and imports
+ * only Go's standard library.
  */
 export async function readGoApi(moduleDir: string, modulePath: string, limits: GoApiLimits): Promise<GoApiResult> {
   const helper = await tempDir('gohelper');
   try {
     await writeFile(path.join(helper.dir, 'go.mod'), 'module docs-go-api\n\ngo 1.19\n');
     await writeFile(path.join(helper.dir, 'main.go'), DOC_HELPER_SOURCE);
-    const run = await runGo(
-      ['run', '.', `-max-files=${limits.maxFiles}`, `-max-bytes=${limits.maxBytes}`, '--', moduleDir, modulePath],
-      {
-        cwd: helper.dir,
-        // The helper is its own module with no requirements: nothing of the user's settings may send go elsewhere.
-        env: { GOFLAGS: '-mod=mod', GOWORK: 'off', GO111MODULE: 'on', GOPROXY: 'off', CGO_ENABLED: '0' },
-        timeoutMs: limits.timeoutMs,
-      },
+    const binary = path.join(helper.dir, process.platform === 'win32' ? 'docs-go-api.exe' : 'docs-go-api');
+    const built = await runGo(['build', '-o', binary, '.'], {
+      cwd: helper.dir,
+      // The reader is its own module with no requirements: nothing of the user's settings may send go elsewhere.
+      env: { GOFLAGS: '-mod=mod', GOWORK: 'off', GO111MODULE: 'on', GOPROXY: 'off', CGO_ENABLED: '0' },
+      timeoutMs: 600_000,
+    });
+    if (!built.ok) return { ok: false, error: `the Go API reader could not be built: ${built.error}` };
+    const run = await runProgram(
+      binary,
+      [`-max-files=${limits.maxFiles}`, `-max-bytes=${limits.maxBytes}`, '--', moduleDir, modulePath],
+      { cwd: helper.dir, timeoutMs: limits.timeoutMs },
     );
     if (!run.ok) return { ok: false, error: `the Go API reader failed: ${run.error}` };
     const parsed = JSON.parse(run.stdout) as { packages: GoPackage[]; warnings: string[] };
@@ -94,8 +100,8 @@ export async function readGoApi(moduleDir: string, modulePath: string, limits: G
 }
 
 /**
- * The helper's Go source (package main, standard library only), written to a temporary module and run with
- * `go run`. Kept here as text so that it ships inside the bundled CLI with no file of its own to find.
+ * The helper's Go source (package main, standard library only), written to a temporary module, built with
+ * `go build` and run. Kept here as text so that it ships inside the bundled CLI with no file of its own to find.
  */
 export const DOC_HELPER_SOURCE: string = String.raw`
 // Command docs-go-api reads the Go packages of one module folder with go/build (which files build on

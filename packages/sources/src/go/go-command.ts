@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import path from 'node:path';
 
 /** What a run of the user's `go` printed, or why it did not run. */
 export type GoRun = { readonly ok: true; readonly stdout: string } | { readonly ok: false; readonly error: string };
@@ -23,13 +24,19 @@ export interface GoRunOptions {
  * const run = await runGo(['env', 'GOMODCACHE']); // → { ok: true, stdout: '/home/me/go/pkg/mod\n' }
  */
 export function runGo(args: readonly string[], options: GoRunOptions = {}): Promise<GoRun> {
+  return runProgram('go', args, { ...options, env: { GOTOOLCHAIN: 'local', ...options.env } });
+}
+
+/** Runs `file` (`go`, or the reader docs built with it) as {@link runGo} does, its failure a result. */
+export function runProgram(file: string, args: readonly string[], options: GoRunOptions = {}): Promise<GoRun> {
+  const name = file === 'go' ? `go ${args[0]}` : path.basename(file);
   return new Promise((resolve) => {
     execFile(
-      'go',
+      file,
       args,
       {
         ...(options.cwd ? { cwd: options.cwd } : {}),
-        env: { ...process.env, GOTOOLCHAIN: 'local', ...options.env },
+        env: { ...process.env, ...options.env },
         timeout: options.timeoutMs ?? 60_000,
         maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
         windowsHide: true,
@@ -39,9 +46,9 @@ export function runGo(args: readonly string[], options: GoRunOptions = {}): Prom
         const code = (error as NodeJS.ErrnoException).code;
         const reason =
           code === 'ENOENT'
-            ? 'go is not on PATH'
+            ? `${file} is not on PATH`
             : error.killed
-              ? `go ${args[0]} did not finish in ${Math.round((options.timeoutMs ?? 60_000) / 1000)} s`
+              ? `${name} did not finish in ${Math.round((options.timeoutMs ?? 60_000) / 1000)} s`
               : (stderr.trim().split('\n').slice(-3).join(' ') || error.message).slice(0, 500);
         resolve({ ok: false, error: reason });
       },

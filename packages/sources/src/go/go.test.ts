@@ -302,7 +302,7 @@ describe('a Go module', () => {
 });
 
 describe.runIf(hasGo)('a Go module staged', () => {
-  // go run compiles the reader once into go's build cache: with an empty cache that is ~14 s of CPU (a minute on a
+  // go build compiles the reader once into go's build cache: with an empty cache that is ~14 s of CPU (a minute on a
   // busy machine), then a tenth of a second a run. Paid here, once, rather than by whichever test comes first.
   beforeAll(async () => {
     const warm = await readGoApi(path.join(dir, 'app'), 'example.com/app', {
