@@ -99,7 +99,10 @@ export async function findProjectDependencies(
   const rootManifest = await readJson(path.join(project, 'package.json'));
   // A Go module (go.mod, or a go.work workspace) is read on its own: its requirements, not node_modules.
   if (rootManifest === undefined && sitePackages.length === 0 && (await isGoProject(project))) {
-    const { reader, ...go } = await findGoDependencies(project, { indirect: options.indirect === true });
+    const { reader, ...go } = await findGoDependencies(project, {
+      indirect: options.indirect === true,
+      ...(options.filter ? { filter: options.filter } : {}),
+    });
     return { ...go, goModReader: reader };
   }
   if (rootManifest === undefined && sitePackages.length === 0) {

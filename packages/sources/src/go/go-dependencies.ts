@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { goLibraryName, storedGoVersion } from '@docs/store';
 import type { InstalledDependency, SkippedDependency } from '../dependencies.js';
-import type { WorkspacePackage } from '../workspaces.js';
+import { filterPackages, type WorkspacePackage } from '../workspaces.js';
 import { type GoModFile, type GoModReader, type ModuleVersion, type Requirement, readGoMod } from './go-mod.js';
 import { isSafeModulePath, moduleCacheDir, moduleFolder } from './module-cache.js';
 
@@ -10,6 +10,8 @@ import { isSafeModulePath, moduleCacheDir, moduleFolder } from './module-cache.j
 export interface GoDependencyOptions {
   /** Also the requirements marked `// indirect` (needed by dependencies, not imported by the module). @default false */
   readonly indirect?: boolean;
+  /** At a go.work root, only the modules whose module path or folder matches one of these globs. */
+  readonly filter?: readonly string[];
 }
 
 /** What {@link findGoDependencies} found. */
@@ -58,13 +60,23 @@ export async function findGoDependencies(project: string, options: GoDependencyO
   for (const dir of folders) {
     const file = path.join(dir, 'go.mod');
     if (!(await stat(file).catch(() => undefined))?.isFile()) continue;
-    modules.push({ pkg: { dir, path: path.relative(project, dir) || '.' }, mod: await read(file) });
+    const mod = await read(file);
+    const folder = path.relative(project, dir).split(path.sep).join('/') || '.';
+    modules.push({ pkg: { ...(mod.module ? { name: mod.module } : {}), dir, path: folder }, mod });
   }
+  // The workspace's own modules are never dependencies, whichever --filter picks.
   const own = new Set(modules.flatMap(({ mod }) => (mod.module ? [mod.module] : [])));
+  const pickedPackages = new Set(
+    filterPackages(
+      modules.map(({ pkg }) => pkg),
+      options.filter ?? [],
+    ),
+  );
+  const picked = modules.filter(({ pkg }) => pickedPackages.has(pkg));
   const cache = await moduleCacheDir();
   const byId = new Map<string, { dependency: InstalledDependency; usedBy: string[] }>();
   const skipped = new Map<string, SkippedDependency>();
-  for (const { pkg, mod } of modules) {
+  for (const { pkg, mod } of picked) {
     // go.work's replacements win over a module's own, as go applies them.
     const replacements = [...(work?.replace ?? []), ...mod.replace];
     for (const requirement of mod.require) {
@@ -108,7 +120,7 @@ export async function findGoDependencies(project: string, options: GoDependencyO
   return {
     installed: installed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     skipped: [...skipped.values()],
-    packages: modules.map(({ pkg }) => pkg),
+    packages: picked.map(({ pkg }) => pkg),
     ...(hasWork ? { workspaceFile: workFile } : {}),
     reader,
   };

@@ -292,6 +292,10 @@ describe('a Go module', () => {
       ['old', 'example.com/fork@v1.1.0', ['tools']],
       ['toml', 'github.com/BurntSushi/toml@v1.3.2', ['api', 'tools']],
     ]);
+    // --filter picks modules by module path or folder, as it picks packages of a Node workspace.
+    const api = await findProjectDependencies(work, { filter: ['example.com/api'] });
+    expect(api.installed.map((d) => [d.name, d.usedBy])).toEqual([['toml', ['api']]]);
+    await expect(findProjectDependencies(work, { filter: ['nothing'] })).rejects.toThrow(/matches no package/);
   });
 
   it('says which manifests it looks for when the folder has none', async () => {
