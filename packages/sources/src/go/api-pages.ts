@@ -67,6 +67,15 @@ function packageSection(pkg: GoPackage, importLine: string): string {
 function typeSections(type: GoType, importLine: string): string[] {
   const head = [`## ${type.name}`, `\`${importLine}\` · type${wordsOf(type.name)}`, fence(type.decl)];
   if (type.doc) head.push(type.doc);
+  if (type.fields?.length) {
+    // One item a field, its doc's later lines indented under it (its code blocks and paragraphs stay in the item).
+    const item = (f: { decl: string; doc: string }) =>
+      `- \`${f.decl}\`: ${f.doc
+        .split('\n')
+        .map((line, i) => (i === 0 || line === '' ? line : `  ${line}`))
+        .join('\n')}`;
+    head.push(`Fields:\n\n${type.fields.map(item).join('\n')}`);
+  }
   head.push(...examples(type.examples));
   return [
     head.join('\n\n'),

@@ -32,6 +32,8 @@ export interface GoFunc {
 export interface GoType {
   readonly name: string;
   readonly decl: string;
+  /** A large struct's documented fields, its declaration then printed without their comments. */
+  readonly fields?: readonly { readonly decl: string; readonly doc: string }[];
   readonly doc?: string;
   readonly deprecated?: boolean;
   readonly consts?: readonly GoValue[];
@@ -152,9 +154,15 @@ type function struct {
 	Examples   []example "json:\"examples,omitempty\""
 }
 
+type field struct {
+	Decl string "json:\"decl\""
+	Doc  string "json:\"doc\""
+}
+
 type typeDoc struct {
 	Name       string     "json:\"name\""
 	Decl       string     "json:\"decl\""
+	Fields     []field    "json:\"fields,omitempty\""
 	Doc        string     "json:\"doc,omitempty\""
 	Deprecated bool       "json:\"deprecated,omitempty\""
 	Consts     []value    "json:\"consts,omitempty\""
@@ -306,8 +314,9 @@ func readPackage(ctx *build.Context, dir, importPath string, b *budget) (*packag
 	out.Funcs = r.funcs(p.Funcs)
 	for _, t := range p.Types {
 		text, deprecated := r.docText(t.Doc)
+		decl, fields := r.typeDecl(t.Decl)
 		out.Types = append(out.Types, typeDoc{
-			Name: t.Name, Decl: r.node(t.Decl), Doc: r.markdown(text, 4), Deprecated: deprecated,
+			Name: t.Name, Decl: decl, Fields: fields, Doc: r.markdown(text, 4), Deprecated: deprecated,
 			Consts: r.values(t.Consts), Vars: r.values(t.Vars), Funcs: r.funcs(t.Funcs), Methods: r.funcs(t.Methods),
 			Examples: r.examples(t.Examples),
 		})
@@ -423,6 +432,62 @@ func (r renderer) node(decl ast.Decl) string {
 		return r.print(&printer.CommentedNode{Node: &copy, Comments: r.commentsOf(d)})
 	}
 	return ""
+}
+
+// typeDecl prints a type's declaration. A struct with many documented fields is printed without their comments,
+// which come back as a list: a list is split between its items where a section outgrows the index's budget, a
+// declaration in one code block is not (cobra's Command was one block of ~1,300 tokens).
+func (r renderer) typeDecl(decl *ast.GenDecl) (string, []field) {
+	full := r.node(decl)
+	if len(decl.Specs) != 1 || strings.Count(full, "\n") < 40 {
+		return full, nil
+	}
+	spec, ok := decl.Specs[0].(*ast.TypeSpec)
+	if !ok {
+		return full, nil
+	}
+	st, ok := spec.Type.(*ast.StructType)
+	if !ok || st.Fields == nil {
+		return full, nil
+	}
+	var fields []field
+	bareFields := make([]*ast.Field, 0, len(st.Fields.List))
+	for _, f := range st.Fields.List {
+		copy := *f
+		copy.Doc, copy.Comment = nil, nil
+		bareFields = append(bareFields, &copy)
+		text := ""
+		if f.Doc != nil {
+			text = f.Doc.Text()
+		} else if f.Comment != nil {
+			text = f.Comment.Text()
+		}
+		if text == "" {
+			continue
+		}
+		var names []string
+		for _, n := range f.Names {
+			names = append(names, n.Name)
+		}
+		head := r.print(f.Type)
+		if len(names) > 0 {
+			head = strings.Join(names, ", ") + " " + head
+		}
+		fields = append(fields, field{Decl: head, Doc: r.markdown(text, 5)})
+	}
+	if len(fields) == 0 {
+		return full, nil
+	}
+	bareStruct := *st
+	bareList := *st.Fields
+	bareList.List = bareFields
+	bareStruct.Fields = &bareList
+	bareSpec := *spec
+	bareSpec.Doc, bareSpec.Comment, bareSpec.Type = nil, nil, &bareStruct
+	bare := *decl
+	bare.Doc, bare.Specs = nil, []ast.Spec{&bareSpec}
+	// Without their comments the fields keep the blank lines between them: one field a line, as go doc -short.
+	return strings.ReplaceAll(r.print(&bare), "\n\n", "\n"), fields
 }
 
 func (r renderer) commentsOf(node ast.Node) []*ast.CommentGroup {

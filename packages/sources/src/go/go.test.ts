@@ -85,6 +85,11 @@ beforeAll(async () => {
       '// Package tz is internal.\npackage tz\n\n// Zone is internal.\nfunc Zone() {}\n',
     'github.com/!burnt!sushi/toml@v1.3.2/cmd/tomlv/main.go':
       'package main\n\n// Main is a command.\nfunc Main() {}\nfunc main() {}\n',
+    // A struct too long for one section: its fields' docs become a list the index can split.
+    'github.com/!burnt!sushi/toml@v1.3.2/options.go': `package toml\n\n// Options tune a Decoder.\ntype Options struct {\n${Array.from(
+      { length: 30 },
+      (_, i) => `\t// Opt${i} is option number ${i}.\n\tOpt${i} bool\n\n`,
+    ).join('')}}\n\n// Apply applies the options.\nfunc (o Options) Apply() {}\n`,
     'github.com/!burnt!sushi/toml@v1.3.2/encoding/encode.go':
       '// Package encoding writes TOML.\npackage encoding\n\n// Encode writes v.\nfunc Encode(v any) ([]byte, error) { return nil, nil }\n',
     'github.com/!burnt!sushi/toml@v1.3.2/docs/guide.md': '# Guide\n\nStruct tags name the keys.\n',
@@ -356,6 +361,11 @@ describe.runIf(hasGo)('a Go module staged', () => {
         /### Decoder\.Decode\n\nMethod of `Decoder` · `import "github\.com\/BurntSushi\/toml"`\n\n```go\nfunc \(d \*Decoder\) Decode\(v any\) error\n```\n\nDecode reads the stream into v\.\n\nExample:\n\n```go\nvar v map\[string\]any\n_ = toml\.NewDecoder\("a = 1"\)\.Decode\(&v\)/,
       );
       expect(encoding).toContain('## Encode');
+      const options = await readFile(path.join(root, 'api', 'Options.md'), 'utf8');
+      expect(options).toContain('```go\ntype Options struct {\n\tOpt0 bool\n\tOpt1 bool\n');
+      expect(options).toContain(
+        'Fields:\n\n- `Opt0 bool`: Opt0 is option number 0.\n- `Opt1 bool`: Opt1 is option number 1.\n',
+      );
       // Not documented: unexported names, another OS's files, test code, internal packages, commands.
       const all = `${index}${decoder}${encoding}`;
       for (const hidden of ['func unexported', 'WindowsOnly', 'TestHelper', 'Zone', 'Main'])
