@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempDir } from '../temp-dir.js';
@@ -69,15 +70,36 @@ export type GoApiResult =
 
 /**
  * The exported API of every importable package of a module folder (`internal/`, `testdata/`, `vendor/`, commands
- * and nested modules left out), read by {@link DOC_HELPER_SOURCE}: built with the user's `go` (`go build`, which
- * compiles it once into go's build cache: ~14 s of CPU with an empty cache, a tenth of a second after), then run
- * within `limits.timeoutMs` (the build has 10 minutes of its own, so a cold cache on a busy machine does not cost
- * the first module its pages). The module's files are parsed, never built or run; the reader is ours and imports
- * only Go's standard library.
+ * and nested modules left out), read by {@link DOC_HELPER_SOURCE}, which {@link goApiReader} builds once a process.
+ * It runs within `limits.timeoutMs`; the module's files are parsed, never built or run; the reader is ours and
+ * imports only Go's standard library.
  */
 export async function readGoApi(moduleDir: string, modulePath: string, limits: GoApiLimits): Promise<GoApiResult> {
-  const helper = await tempDir('gohelper');
-  try {
+  const reader = await goApiReader();
+  if (!reader.ok) return reader;
+  const run = await runProgram(
+    reader.binary,
+    [`-max-files=${limits.maxFiles}`, `-max-bytes=${limits.maxBytes}`, '--', moduleDir, modulePath],
+    { cwd: path.dirname(reader.binary), timeoutMs: limits.timeoutMs },
+  );
+  if (!run.ok) return { ok: false, error: `the Go API reader failed: ${run.error}` };
+  const parsed = JSON.parse(run.stdout) as { packages: GoPackage[]; warnings: string[] };
+  return { ok: true, packages: parsed.packages, warnings: parsed.warnings };
+}
+
+let reader: Promise<{ ok: true; binary: string } | { ok: false; error: string }> | undefined;
+
+/**
+ * The reader's binary, built with the user's `go` once a process into a temporary folder removed when the process
+ * exits (one a module cost 0.1–1 s each on a busy machine: 41 modules with `sync --all`). `go build` compiles it
+ * once into go's build cache: ~14 s of CPU with an empty cache, a tenth of a second after; it has 10 minutes, so a
+ * cold cache on a busy machine does not cost the first module its pages. A build that fails fails every module
+ * of the process alike, with its reason, rather than being tried again for each.
+ */
+function goApiReader(): Promise<{ ok: true; binary: string } | { ok: false; error: string }> {
+  reader ??= (async () => {
+    const helper = await tempDir('gohelper');
+    process.once('exit', () => rmSync(helper.dir, { recursive: true, force: true }));
     await writeFile(path.join(helper.dir, 'go.mod'), 'module docs-go-api\n\ngo 1.19\n');
     await writeFile(path.join(helper.dir, 'main.go'), DOC_HELPER_SOURCE);
     const binary = path.join(helper.dir, process.platform === 'win32' ? 'docs-go-api.exe' : 'docs-go-api');
@@ -87,18 +109,11 @@ export async function readGoApi(moduleDir: string, modulePath: string, limits: G
       env: { GOFLAGS: '-mod=mod', GOWORK: 'off', GO111MODULE: 'on', GOPROXY: 'off', CGO_ENABLED: '0' },
       timeoutMs: 600_000,
     });
-    if (!built.ok) return { ok: false, error: `the Go API reader could not be built: ${built.error}` };
-    const run = await runProgram(
-      binary,
-      [`-max-files=${limits.maxFiles}`, `-max-bytes=${limits.maxBytes}`, '--', moduleDir, modulePath],
-      { cwd: helper.dir, timeoutMs: limits.timeoutMs },
-    );
-    if (!run.ok) return { ok: false, error: `the Go API reader failed: ${run.error}` };
-    const parsed = JSON.parse(run.stdout) as { packages: GoPackage[]; warnings: string[] };
-    return { ok: true, packages: parsed.packages, warnings: parsed.warnings };
-  } finally {
-    await helper.dispose();
-  }
+    return built.ok
+      ? { ok: true as const, binary }
+      : { ok: false as const, error: `the Go API reader could not be built: ${built.error}` };
+  })();
+  return reader;
 }
 
 /**
