@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,9 +21,13 @@ let dir: string;
 let project: string;
 let env: NodeJS.ProcessEnv;
 
-function docs(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function docs(
+  args: string[],
+  cwd: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env });
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...env, ...extra } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -110,5 +115,20 @@ describe.runIf(hasGo)('docs sync in a Go module', () => {
       expect(answer.results[0]?.library).toBe('cli@2.3.0');
       expect(answer.results[0]?.breadcrumb.at(-1)).toBe('Command.AddCommand');
     }
+  }, 300_000);
+
+  it('without go on PATH, reads go.mod with its own parser and builds the README alone, saying why', async () => {
+    const noGo = (env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((folder) => folder !== '' && !existsSync(path.join(folder, 'go')))
+      .join(path.delimiter);
+    const home = path.join(dir, 'home-without-go');
+    const synced = await docs(['sync'], project, { PATH: noGo, DOCS_HOME: home });
+    expect(synced.code).toBe(0);
+    expect(synced.stdout).toContain("Go module: go.mod read by docs' parser (go is not on PATH)");
+    expect(synced.stdout).toMatch(/Built cli@2\.3\.0: 1 documents/);
+    expect(synced.stderr).toContain('docs: warning: cli@2.3.0: no API pages: go is not on PATH');
+    const got = await docs(['get', 'cli', 'nested commands', '--json'], project, { PATH: noGo, DOCS_HOME: home });
+    expect((JSON.parse(got.stdout) as { results: Array<{ path: string }> }).results[0]?.path).toBe('README.md');
   }, 300_000);
 });
