@@ -14,9 +14,12 @@ import { findDocFiles } from './walk.js';
 export interface StageOptions {
   /** Also document the package's API from the JSDoc comments in its `.d.ts` files. @default true */
   readonly types?: boolean;
-  /** Declaration files read for the API pages (the package's, its types package's and their dependencies'). @default 1000 */
+  /**
+   * Declaration files read for the API pages (the package's, its types package's and their dependencies'); for a Go
+   * module, its `.go` files. @default 1000, a Go module 2000
+   */
   readonly maxTypeFiles?: number;
-  /** Bytes of declaration files read. @default 16 MiB */
+  /** Bytes of declaration files read (a Go module's `.go` files). @default 16 MiB, a Go module 32 MiB */
   readonly maxTypeBytes?: number;
   /** Go: seconds the API reader may take over one module. @default 120 */
   readonly goTimeoutSeconds?: number;
