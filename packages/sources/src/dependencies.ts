@@ -97,7 +97,7 @@ export async function findProjectDependencies(
   const layout =
     options.workspaces === false ? { packages: [{ dir: project, path: '.' }] } : await findProjectLayout(project);
   const rootManifest = await readJson(path.join(project, 'package.json'));
-  // A Go module (go.mod, or a go.work workspace) is read on its own: its requirements, not node_modules.
+  // A Go module (go.mod, or a go.work workspace) alone is read on its own: its requirements, not node_modules.
   if (rootManifest === undefined && sitePackages.length === 0 && (await isGoProject(project))) {
     const { reader, ...go } = await findGoDependencies(project, {
       indirect: options.indirect === true,
@@ -140,11 +140,17 @@ export async function findProjectDependencies(
     installed.push(...distributions);
     problems.push(...pythonProblems);
   }
+  // A Go module beside them (a Go service with its web front end in one repository) is read too, all of it: --filter
+  // picks the Node workspace's packages there.
+  const go = (await isGoProject(project))
+    ? await findGoDependencies(project, { indirect: options.indirect === true })
+    : undefined;
   return {
-    installed,
-    skipped: problems,
+    installed: go ? [...installed, ...go.installed] : installed,
+    skipped: go ? [...problems, ...go.skipped] : problems,
     packages: picked,
     ...(layout.workspaceFile === undefined ? {} : { workspaceFile: layout.workspaceFile }),
+    ...(go ? { goModReader: go.reader } : {}),
   };
 }
 

@@ -303,6 +303,21 @@ describe('a Go module', () => {
     await expect(findProjectDependencies(work, { filter: ['nothing'] })).rejects.toThrow(/matches no package/);
   });
 
+  it('is read beside a package.json too, the Node dependencies first', async () => {
+    const mixed = path.join(dir, 'mixed');
+    await write(mixed, {
+      'package.json': JSON.stringify({ name: 'web', dependencies: { left: '^1.0.0' } }),
+      'node_modules/left/package.json': JSON.stringify({ name: 'left', version: '1.0.0' }),
+      'go.mod': 'module example.com/mixed\n\nrequire github.com/BurntSushi/toml v1.3.2\n',
+    });
+    const found = await findProjectDependencies(mixed);
+    expect(found.installed.map((d) => [d.name, d.version, d.ecosystem])).toEqual([
+      ['left', '1.0.0', 'npm'],
+      ['toml', '1.3.2', 'go'],
+    ]);
+    expect(found.goModReader).toBe(hasGo ? 'go' : 'parser');
+  });
+
   it('says which manifests it looks for when the folder has none', async () => {
     const empty = path.join(dir, 'empty');
     await mkdir(empty, { recursive: true });
