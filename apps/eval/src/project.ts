@@ -23,7 +23,7 @@ const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../cli/dist/bin.cjs', import.meta.url));
 
 export interface ProjectOptions {
-  /** The project folder: a package.json with its dependencies installed in node_modules, or a Cargo project. */
+  /** The project folder: a package.json with its dependencies installed in node_modules, a Go module (go.mod), or a Cargo project. */
   readonly project: string;
   /** The questions file (JSON lines); default `<project>/questions.jsonl`. */
   readonly questions?: string;
@@ -66,17 +66,21 @@ interface Answered extends Scored {
  */
 export async function runProject(options: ProjectOptions): Promise<number> {
   const project = path.resolve(options.project);
+  // A Go module's requirements are in the module cache (sync skips one not downloaded, saying how to download it); a
+  // Rust project's crates are read where Cargo fetched them (sync names any not fetched: run `cargo fetch`).
+  const goModule = existsSync(path.join(project, 'go.mod'));
   const cargo = existsSync(path.join(project, 'Cargo.toml'));
-  if (!existsSync(path.join(project, 'package.json')) && !cargo) {
-    process.stderr.write(`eval: ${project} has no package.json or Cargo.toml: --project names a project folder\n`);
+  if (!goModule && !cargo && !existsSync(path.join(project, 'package.json'))) {
+    process.stderr.write(
+      `eval: ${project} has no package.json, go.mod or Cargo.toml: --project names a project folder\n`,
+    );
     return 2;
   }
   if (cargo && !existsSync(path.join(project, 'Cargo.lock'))) {
     process.stderr.write(`eval: ${project} has no Cargo.lock: the evaluation needs the versions it pins\n`);
     return 2;
   }
-  // A Rust project's crates are read where Cargo fetched them; sync names any not fetched (run `cargo fetch`).
-  if (!cargo && !existsSync(path.join(project, 'node_modules'))) {
+  if (!goModule && !cargo && !existsSync(path.join(project, 'node_modules'))) {
     process.stderr.write(
       `eval: ${project} has no node_modules: run \`npm ci --ignore-scripts\` in it first (it needs the npm registry)\n`,
     );

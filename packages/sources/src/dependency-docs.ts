@@ -4,6 +4,7 @@ import pLimit from 'p-limit';
 import { type ApiPage, packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
+import { stageGo } from './go/stage-go.js';
 import { cleanReadme } from './readme.js';
 import { stageCrate } from './rust/stage-crate.js';
 import type { ResolvedSource } from './source.js';
@@ -14,10 +15,15 @@ import { findDocFiles } from './walk.js';
 export interface StageOptions {
   /** Also document the package's API from the JSDoc comments in its `.d.ts` files. @default true */
   readonly types?: boolean;
-  /** Declaration files read for the API pages (the package's, its types package's and their dependencies'). @default 1000 */
+  /**
+   * Declaration files read for the API pages (the package's, its types package's and their dependencies'); for a Go
+   * module, its `.go` files. @default 1000, a Go module 2000
+   */
   readonly maxTypeFiles?: number;
-  /** Bytes of declaration files read. @default 16 MiB */
+  /** Bytes of declaration files read (a Go module's `.go` files). @default 16 MiB, a Go module 32 MiB */
   readonly maxTypeBytes?: number;
+  /** Go: seconds the API reader may take over one module. @default 120 */
+  readonly goTimeoutSeconds?: number;
 }
 
 /** A staged dependency, or why it has nothing to build. */
@@ -29,6 +35,7 @@ export type StageResult =
 const NOTHING_STAGED: Record<InstalledDependency['ecosystem'], string> = {
   npm: 'no README, docs folder or type declarations',
   python: 'no long description in its METADATA',
+  go: 'no README, docs folder or exported Go API',
   rust: 'no README, examples or public API in its source',
 };
 
@@ -55,16 +62,7 @@ export async function stageDependencyDocs(
 ): Promise<StageResult> {
   const { dir, dispose } = await tempDir('dep');
   try {
-    const staged =
-      dependency.ecosystem === 'rust'
-        ? { ...(await stageCrate(dependency, dir, { api: options.types ?? true })), fromTypes: false }
-        : dependency.ecosystem === 'python'
-          ? await stagePython(dependency, dir)
-          : await stageNpm(dependency, dir, {
-              types: options.types ?? true,
-              maxFiles: options.maxTypeFiles ?? 1000,
-              maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
-            });
+    const staged = await stageByEcosystem(dependency, dir, options);
     if (staged.files.length === 0) {
       await dispose();
       // Nothing staged because every part failed says why, not that the package has no docs.
@@ -93,6 +91,32 @@ export async function stageDependencyDocs(
   }
 }
 
+/** Stages a dependency by its own ecosystem's rules. */
+async function stageByEcosystem(dependency: InstalledDependency, dir: string, options: StageOptions): Promise<Staged> {
+  switch (dependency.ecosystem) {
+    case 'npm':
+      return stageNpm(dependency, dir, {
+        types: options.types ?? true,
+        maxFiles: options.maxTypeFiles ?? 1000,
+        maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
+      });
+    case 'python':
+      return stagePython(dependency, dir);
+    case 'go':
+      return {
+        ...(await stageGo(dependency, dir, {
+          api: options.types ?? true,
+          maxFiles: options.maxTypeFiles ?? 2000,
+          maxBytes: options.maxTypeBytes ?? 32 * 1024 * 1024,
+          timeoutMs: (options.goTimeoutSeconds ?? 120) * 1000,
+        })),
+        fromTypes: false,
+      };
+    case 'rust':
+      return { ...(await stageCrate(dependency, dir, { api: options.types ?? true })), fromTypes: false };
+  }
+}
+
 /** What staging wrote: the files, whether an API page came from the `@types/…` package, and what fell short. */
 interface Staged {
   readonly files: readonly string[];
@@ -102,6 +126,8 @@ interface Staged {
 
 /** Where the staged docs come from: `npm:express@5.1.0, types from npm:@types/express@5.0.3`. */
 function provenance(dependency: InstalledDependency, fromTypes: boolean): string {
+  if (dependency.ecosystem === 'go')
+    return `go:${dependency.goSource ?? `${dependency.goModule}@v${dependency.version}`}`;
   const prefix = { npm: 'npm', python: 'pypi', rust: 'crates' }[dependency.ecosystem];
   const own = `${prefix}:${dependency.name}@${dependency.version}`;
   return dependency.types && fromTypes
