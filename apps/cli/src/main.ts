@@ -134,8 +134,13 @@ function program(): Command {
 
   command('sync')
     .description('build a package for each installed dependency of a project, at its installed version')
-    .argument('[dir]', 'the project folder (package.json and node_modules, or a Python .venv)', '.')
-    .option('--dev', 'include devDependencies')
+    .argument(
+      '[dir]',
+      'the project folder (package.json and node_modules, or pyproject.toml / requirements.txt / Pipfile and a .venv)',
+      '.',
+    )
+    .option('--dev', "include devDependencies (a Python project's dependency groups and dev requirements)")
+    .option('--all', 'a Python project: every distribution installed in its virtualenv, not only those it declares')
     .option('--no-types', 'leave out the API page written from the JSDoc of type declarations')
     .option('--save <dir>', 'also write each package file into this folder to share them')
     .option(

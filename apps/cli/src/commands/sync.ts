@@ -19,6 +19,8 @@ import { type FromRegistry, installPublished } from './sync-registry.js';
 
 export interface SyncOptions {
   readonly dev?: boolean;
+  /** A Python project: every distribution installed in its virtualenv. */
+  readonly all?: boolean;
   /** false with --no-types. */
   readonly types?: boolean;
   readonly save?: string;
@@ -90,6 +92,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   const project = path.resolve(dir);
   const found = await findProjectDependencies(project, {
     dev: options.dev === true,
+    all: options.all === true,
     ...(options.filter ? { filter: options.filter } : {}),
   });
   const store = openStore(globals);
