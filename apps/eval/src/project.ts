@@ -23,7 +23,10 @@ const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../cli/dist/bin.cjs', import.meta.url));
 
 export interface ProjectOptions {
-  /** The project folder: a package.json with its dependencies installed in node_modules. */
+  /**
+   * The project folder: a package.json with its dependencies installed in node_modules, or a Python project
+   * (pyproject.toml, requirements.txt or Pipfile) with its virtualenv in `.venv` or `venv`.
+   */
   readonly project: string;
   /** The questions file (JSON lines); default `<project>/questions.jsonl`. */
   readonly questions?: string;
@@ -50,6 +53,44 @@ interface Answered extends Scored {
   readonly results: ReadonlyArray<{ library: string; trail: string; score: number; tokens: number }>;
 }
 
+/** Why `project` cannot be evaluated as it is (no manifest, nothing installed), or undefined when it can. */
+function projectProblem(project: string): string | undefined {
+  const has = (file: string) => existsSync(path.join(project, file));
+  if (has('package.json')) {
+    return has('node_modules')
+      ? undefined
+      : `${project} has no node_modules: run \`npm ci --ignore-scripts\` in it first (it needs the npm registry)`;
+  }
+  if (has('pyproject.toml') || has('requirements.txt') || has('Pipfile')) {
+    return has('.venv') || has('venv') || has('requirements.txt')
+      ? undefined
+      : `${project} has no virtualenv: make its .venv and install its requirements into it first`;
+  }
+  return `${project} has no package.json, pyproject.toml, requirements.txt or Pipfile: --project names a project folder`;
+}
+
+/**
+ * A Python project with a requirements.txt and no virtualenv gets one made as its README says (`python3 -m venv .venv`,
+ * then pip installs the pinned requirements: it needs the Python package index, as `npm ci` needs the npm registry).
+ * False when that fails, having said why.
+ */
+async function pythonVenv(project: string): Promise<boolean> {
+  const has = (file: string) => existsSync(path.join(project, file));
+  if (has('package.json') || has('.venv') || has('venv') || !has('requirements.txt')) return true;
+  process.stderr.write(`eval: making ${path.join(project, '.venv')} and installing requirements.txt into it\n`);
+  try {
+    await run('python3', ['-m', 'venv', '.venv'], { cwd: project });
+    await run(path.join(project, '.venv', 'bin', 'pip'), ['install', '--quiet', '-r', 'requirements.txt'], {
+      cwd: project,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return true;
+  } catch (error) {
+    process.stderr.write(`eval: could not make the virtualenv: ${(error as Error).message}\n`);
+    return false;
+  }
+}
+
 /**
  * `pnpm eval --project <dir>`: builds what `docs sync --dev` builds for the project into a store of its own (timed),
  * asks every question as an agent's MCP call would (`getDocs` for a question with a library, `searchAll` without,
@@ -58,16 +99,12 @@ interface Answered extends Scored {
  */
 export async function runProject(options: ProjectOptions): Promise<number> {
   const project = path.resolve(options.project);
-  if (!existsSync(path.join(project, 'package.json'))) {
-    process.stderr.write(`eval: ${project} has no package.json: --project names a project folder\n`);
+  const problem = projectProblem(project);
+  if (problem !== undefined) {
+    process.stderr.write(`eval: ${problem}\n`);
     return 2;
   }
-  if (!existsSync(path.join(project, 'node_modules'))) {
-    process.stderr.write(
-      `eval: ${project} has no node_modules: run \`npm ci --ignore-scripts\` in it first (it needs the npm registry)\n`,
-    );
-    return 2;
-  }
+  if (!(await pythonVenv(project))) return 2;
   if (!existsSync(CLI)) {
     process.stderr.write(`eval: ${CLI} is missing: build the repository first (npx -y pnpm@10.34.9 build)\n`);
     return 2;

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pythonInstalledVersions } from './python/installed-versions.js';
+import { normaliseName } from './python/requirements.js';
 
 const PACKAGE_NAME = /^(?:@[\w.-]+\/)?[\w.-]+$/;
 
@@ -7,8 +9,9 @@ const PACKAGE_NAME = /^(?:@[\w.-]+\/)?[\w.-]+$/;
  * The version of package `name` a project installs: its `node_modules/<name>`
  * found the way Node resolves it from `projectDir` (the folder, then each
  * parent), read from the installed package.json; undefined when it is not
- * installed there. This is what makes a bare library name mean "the version
- * this project uses".
+ * installed there; then, for a Python project, the distribution of that name
+ * (PEP 503, `SQLAlchemy` → `sqlalchemy`) in its virtualenv. This is what makes
+ * a bare library name mean "the version this project uses".
  *
  * @example
  * await installedVersion('.', 'zod'); // → '4.6.7'
@@ -24,7 +27,7 @@ export async function installedVersion(projectDir: string, name: string): Promis
       }
     }
     const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) return pythonInstalledVersions(path.resolve(projectDir)).get(normaliseName(name));
     dir = parent;
   }
 }
@@ -61,6 +64,13 @@ export async function installedVersions(projectDir: string, names: Iterable<stri
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
+  }
+  if (pending.length > 0) {
+    const python = pythonInstalledVersions(path.resolve(projectDir));
+    for (const name of pending) {
+      const version = python.get(normaliseName(name));
+      if (version !== undefined) versions.set(name, version);
+    }
   }
   return versions;
 }
