@@ -211,7 +211,9 @@ describe('Python API pages', () => {
     );
     expect(model).toContain('@classmethod\ndef model_validate(cls, obj: object, *, strict: bool | None=None)');
     expect(model).toContain('### BaseModel.model_fields_set\n\nProperty of `BaseModel`');
-    expect(model).toContain('### BaseModel.model_config\n\nField of `BaseModel`');
+    // Fields are listed in their class's section, with their attribute docstring.
+    expect(model).toContain('**Fields:**\n\n- `model_config: dict = {}`: Configuration for the model.');
+    expect(model).not.toContain('### BaseModel.model_config');
     // The deprecation first.
     expect(model).toMatch(
       /### BaseModel\.dict\n\nMethod of `BaseModel` · `from pydlike import BaseModel`\n\nDeprecated: Use `model_dump` instead\.\n\nOld\./,

@@ -69,6 +69,8 @@ function objectSection(object: PythonObject): string {
     : '';
   const parts = [`## ${object.name}`, `\`${importLine(object)}\` · ${def.kind}${aliases}`];
   pushBody(parts, [def]);
+  const fields = (def.members ?? []).filter(isField);
+  if (fields.length > 0) parts.push(`**Fields:**\n\n${fields.map(fieldItem).join('\n')}`);
   const signatures =
     def.kind === 'class'
       ? [
@@ -106,11 +108,25 @@ function pushBody(parts: string[], group: readonly PythonDef[]): void {
   if (doc !== '') parts.push(docstringMarkdown(doc));
 }
 
-/** A class's public members, each name's definitions together (a property's setter left out). */
+/**
+ * Fields and class attributes (a dataclass's, an attrs class's, a model's) are listed in their class's section, as
+ * API references table them: a section of their own per field was a few words each (`func: The validator
+ * function.`), and such slivers outranked the functions a question was about.
+ */
+function isField(member: PythonDef): boolean {
+  return (member.kind === 'field' || member.kind === 'attribute') && !member.name.startsWith('_');
+}
+
+function fieldItem(field: PythonDef): string {
+  const summary = field.doc.split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim() ?? '';
+  return `- \`${field.signature.replace(/`/g, "'")}\`${summary ? `: ${summary}` : ''}`;
+}
+
+/** A class's public methods and properties, each name's definitions together (a property's setter left out). */
 function publicMembers(def: PythonDef): PythonDef[][] {
   const groups = new Map<string, PythonDef[]>();
   for (const member of def.members ?? []) {
-    if (member.name.startsWith('_') || member.setter) continue;
+    if (member.name.startsWith('_') || member.setter || isField(member)) continue;
     groups.set(member.name, [...(groups.get(member.name) ?? []), member]);
   }
   return [...groups.values()];
