@@ -245,7 +245,7 @@ describe('Python API pages', () => {
 
   it('joins a types-* stub distribution: its signatures, the docstrings of the source', async () => {
     const { files, source } = await staged('yaml-like');
-    expect(source).toBe('pypi:yaml-like@6.0.2');
+    expect(source).toBe('pypi:yaml-like@6.0.2, types from pypi:types-yaml-like@6.0.12');
     expect(files['api/yamllike/index.md']).toContain(
       '## safe_load\n\n`from yamllike import safe_load` · function\n\nParse a YAML document.\n\n```python\ndef safe_load(stream: bytes | str) -> Any\n```',
     );

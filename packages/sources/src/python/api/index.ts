@@ -55,7 +55,8 @@ export async function pythonApi(
       if (!parts.every((part) => /^[A-Za-z_][\w]*$/.test(part))) continue;
       const module = parts.join('.');
       const entry = sources.get(module) ?? { package: file.endsWith(`__init__.${match[2]}`), stub };
-      if (match[2] === 'pyi') entry.pyi = path.join(root, file);
+      // A module whose `.pyi` the stub distribution gives is documented from it (the provenance says so).
+      if (match[2] === 'pyi') Object.assign(entry, { pyi: path.join(root, file), stub: entry.stub || stub });
       else entry.py = path.join(root, file);
       sources.set(module, entry);
     }
@@ -112,9 +113,7 @@ export async function pythonApi(
   const objects = publicObjects(modules);
   const moduleDocs = new Map([...modules].map(([name, module]) => [name, module.doc ?? '']));
   const pages = pythonApiPages(objects, moduleDocs);
-  const stubbed = new Set(
-    [...sources].filter(([, entry]) => entry.stub && entry.pyi !== undefined && entry.py === undefined).map(([m]) => m),
-  );
+  const stubbed = new Set([...sources].filter(([, entry]) => entry.stub && entry.pyi !== undefined).map(([m]) => m));
   return { pages, fromStubs: pages.some((page) => stubbed.has(page.module)), warnings };
 }
 

@@ -118,7 +118,11 @@ function isField(member: PythonDef): boolean {
 }
 
 function fieldItem(field: PythonDef): string {
-  const summary = field.doc.split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim() ?? '';
+  const summary =
+    field.doc
+      .split(/\n\s*\n/)[0]
+      ?.replace(/\s+/g, ' ')
+      .trim() ?? '';
   return `- \`${field.signature.replace(/`/g, "'")}\`${summary ? `: ${summary}` : ''}`;
 }
 
