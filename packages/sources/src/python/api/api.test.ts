@@ -101,6 +101,10 @@ beforeAll(async () => {
       files: {
         'reqlike/__init__.py': 'import os\nfrom .models import Response\nfrom . import models\n',
         'reqlike/models.py': [
+          'import logging',
+          'log = logging.getLogger(__name__)',
+          'DEFAULT_REDIRECT_LIMIT = 30',
+          '"""The most redirects followed."""',
           'class Response:',
           '    """The server response.',
           '',
@@ -223,7 +227,10 @@ describe('Python API pages', () => {
 
   it('takes what a package without __all__ defines and imports from itself, and reST fields and roles', async () => {
     const { files } = await staged('requests-like');
-    expect(Object.keys(files).sort()).toEqual(['api/reqlike/Response.md']);
+    // A documented module variable is API; an undocumented one (a logger) is not, without `__all__`.
+    expect(Object.keys(files).sort()).toEqual(['api/reqlike/Response.md', 'api/reqlike/models/index.md']);
+    expect(files['api/reqlike/models/index.md']).toContain('## DEFAULT_REDIRECT_LIMIT');
+    expect(files['api/reqlike/models/index.md']).not.toContain('## log');
     const page = files['api/reqlike/Response.md'] ?? '';
     expect(page).toContain(
       '## Response\n\n`from reqlike import Response` · class · also importable as `reqlike.models.Response`',

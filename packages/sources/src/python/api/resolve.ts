@@ -49,7 +49,9 @@ export function publicObjects(modules: ReadonlyMap<string, PythonModule>): Pytho
     else {
       const isPackage = /__init__\.pyi?$/.test(module.path);
       const top = moduleName.split('.')[0];
-      names = (module.defs ?? []).map((def) => def.name);
+      // Without `__all__`, a module-level variable with no docstring is most often a detail (a logger, a type
+      // variable, an alias kept for compatibility), not API; one `__all__` lists is kept, documented or not.
+      names = (module.defs ?? []).filter((def) => def.kind !== 'variable' || def.doc !== '').map((def) => def.name);
       for (const entry of module.imports ?? []) {
         if (entry.name === '*') names.push(...exportsOf(entry.module, depth + 1));
         else if (isPackage && entry.name !== null && entry.module.split('.')[0] === top) names.push(entry.local);
