@@ -6,6 +6,7 @@ import type hostedGitInfo from 'hosted-git-info';
 import type { InstalledDependency } from './dependencies.js';
 import { type StageOptions, type StageResult, stageDependencyDocs } from './dependency-docs.js';
 import { DOCS_FOLDERS, git, gitFailure, parseTagListing } from './git.js';
+import { stageFromSdist } from './python/sdist.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
 import { findDocFiles } from './walk.js';
@@ -119,7 +120,11 @@ export async function planRepositories(dependencies: readonly InstalledDependenc
   const plans: RepositoryPlan[] = [];
   for (const dependency of dependencies) {
     if (dependency.ecosystem !== 'npm') {
-      plans.push({ dependency, tags: [], fallback: 'not an npm package (Python docs come from its METADATA)' });
+      plans.push({
+        dependency,
+        tags: [],
+        fallback: "a Python distribution: its sdist's docs folder is looked up when built",
+      });
       continue;
     }
     const manifest = await readJson(path.join(dependency.dir, 'package.json'));
@@ -169,7 +174,13 @@ export async function stageFromRepositories(
   let done = 0;
   try {
     for (const plan of plans) {
-      if (plan.repository === undefined) stages.set(plan.dependency, await fromPackage(plan, options));
+      // A Python distribution's docs at its version are in its sdist (python/sdist.ts), not at a git tag.
+      if (plan.dependency.ecosystem === 'python') {
+        stages.set(plan.dependency, {
+          dependency: plan.dependency,
+          ...(await stageFromSdist(plan.dependency, options)),
+        });
+      } else if (plan.repository === undefined) stages.set(plan.dependency, await fromPackage(plan, options));
     }
     // Settled, not all: on a failure the repositories still in flight finish (or abort) before their stages are removed.
     const settled = await Promise.allSettled(

@@ -339,13 +339,15 @@ async function builtFromPackage(
   installed: InstalledPackage,
   dependency: InstalledDependency,
 ): Promise<boolean> {
-  if (dependency.ecosystem !== 'npm') return false;
   const source = (await store.reader(installed).info()).source.toLowerCase();
-  const own = `npm:${dependency.name}@${dependency.version}`.toLowerCase();
+  const own =
+    `${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.name}@${dependency.version}`.toLowerCase();
   return source === own || source.startsWith(`${own},`);
 }
 
 function describeOrigin(outcome: Built): string {
+  // A Python distribution's docs come from its sdist (`click-8.1.8.tar.gz`), not from a tag.
+  if (outcome.from === 'repository' && outcome.tag?.endsWith('.tar.gz')) return `from its sdist ${outcome.tag}`;
   if (outcome.from === 'repository') return `from the repository at ${outcome.tag}`;
   return `from the package${outcome.fallback ? ` (${outcome.fallback})` : ''}`;
 }
