@@ -141,6 +141,10 @@ function program(): Command {
     )
     .option('--dev', "include devDependencies (a Python project's dependency groups and dev requirements)")
     .option('--all', 'a Python project: every distribution installed in its virtualenv, not only those it declares')
+    .option(
+      '--venv <dir>',
+      'a Python project: the virtualenv to read (default: .venv, venv, env, .env, else $VIRTUAL_ENV)',
+    )
     .option('--no-types', 'leave out the API page written from the JSDoc of type declarations')
     .option('--save <dir>', 'also write each package file into this folder to share them')
     .option(

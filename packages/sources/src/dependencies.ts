@@ -47,6 +47,8 @@ export interface FindDependenciesOptions {
   readonly dev?: boolean;
   /** A Python project: every distribution installed in its virtualenv, not only those its manifests declare. @default false */
   readonly all?: boolean;
+  /** A Python project: the virtualenv to read (relative to the project), instead of `.venv`, `venv` or `$VIRTUAL_ENV`. */
+  readonly venv?: string;
   /** At a workspace root, read every workspace package's dependencies too. @default true */
   readonly workspaces?: boolean;
   /** Only the project packages whose name or path matches one of these globs (see {@link filterPackages}). */
@@ -83,7 +85,11 @@ export async function findProjectDependencies(
   const project = path.resolve(projectDir);
   const info = await stat(project).catch(() => undefined);
   if (!info?.isDirectory()) throw new SourceError('not-found', `folder not found: ${projectDir}`);
-  const python = await findPythonDependencies(project, { dev: options.dev === true, all: options.all === true });
+  const python = await findPythonDependencies(project, {
+    dev: options.dev === true,
+    all: options.all === true,
+    ...(options.venv === undefined ? {} : { venv: options.venv }),
+  });
   const layout =
     options.workspaces === false ? { packages: [{ dir: project, path: '.' }] } : await findProjectLayout(project);
   const rootManifest = await readJson(path.join(project, 'package.json'));

@@ -21,6 +21,8 @@ export interface SyncOptions {
   readonly dev?: boolean;
   /** A Python project: every distribution installed in its virtualenv. */
   readonly all?: boolean;
+  /** A Python project: the virtualenv to read. */
+  readonly venv?: string;
   /** false with --no-types. */
   readonly types?: boolean;
   readonly save?: string;
@@ -93,6 +95,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   const found = await findProjectDependencies(project, {
     dev: options.dev === true,
     all: options.all === true,
+    ...(options.venv ? { venv: options.venv } : {}),
     ...(options.filter ? { filter: options.filter } : {}),
   });
   const store = openStore(globals);

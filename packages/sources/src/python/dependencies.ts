@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { InstalledDependency, SkippedDependency } from '../dependencies.js';
+import { SourceError } from '../errors.js';
 import { findSitePackages, type InstalledDistribution, installedDistributions } from './environment.js';
 import { readPythonManifests } from './manifests.js';
 
@@ -10,6 +11,8 @@ export interface PythonDependencyOptions {
   /** Every distribution installed in the environment, not only those the project declares. */
   readonly all: boolean;
   readonly env?: NodeJS.ProcessEnv;
+  /** The virtualenv to read (relative to the project), instead of looking for one. */
+  readonly venv?: string;
 }
 
 /** What a Python project depends on, or undefined when the folder has neither a Python manifest nor a virtualenv. */
@@ -33,7 +36,10 @@ export async function findPythonDependencies(
   options: PythonDependencyOptions,
 ): Promise<PythonDependencies | undefined> {
   const manifests = await readPythonManifests(project);
-  const sites = await findSitePackages(project, options.env);
+  const sites = await findSitePackages(project, options.env, options.venv);
+  if (options.venv !== undefined && sites.length === 0) {
+    throw new SourceError('not-found', `no Python virtualenv (pyvenv.cfg and site-packages) in ${options.venv}`);
+  }
   if (manifests.files.length === 0 && sites.length === 0) return undefined;
   const skipped: SkippedDependency[] = manifests.problems.map((problem) => ({ name: 'python', reason: problem }));
   const distributions = new Map<string, InstalledDistribution>();

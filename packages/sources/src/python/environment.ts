@@ -20,10 +20,17 @@ const VIRTUALENV_FOLDERS = ['.venv', 'venv', 'env', '.env'];
 
 /**
  * The `site-packages` folders of a project's Python environment: a virtualenv (a `pyvenv.cfg`) in the project
- * folder itself, in `.venv`, `venv`, `env` or `.env`, or else the active one (`$VIRTUAL_ENV`). Found by their
+ * folder itself, in `.venv`, `venv`, `env` or `.env`, or else the active one (`$VIRTUAL_ENV`); or only `venv` when
+ * given (relative to the project). Found by their
  * layout (`lib/pythonX.Y/site-packages`, `Lib/site-packages` on Windows); no interpreter is run.
  */
-export async function findSitePackages(project: string, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+export async function findSitePackages(
+  project: string,
+  env: NodeJS.ProcessEnv = process.env,
+  venv?: string,
+): Promise<string[]> {
+  // A virtualenv named by the user is the one read, and only it.
+  if (venv !== undefined) return sitePackagesOf(path.resolve(project, venv));
   const found: string[] = [];
   const candidates = ['', ...VIRTUALENV_FOLDERS].map((folder) => path.join(project, folder));
   for (const venv of candidates) found.push(...(await sitePackagesOf(venv)));

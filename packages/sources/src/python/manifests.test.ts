@@ -179,3 +179,17 @@ describe('findPythonDependencies', () => {
     ).toBeUndefined();
   });
 });
+
+describe('a virtualenv named by the user', () => {
+  it('is the one read, and one that is not there is an error naming it', async () => {
+    const project = path.join(dir, 'named');
+    await writeFiles(project, { 'requirements.txt': 'click\n' });
+    await layOutVenv(project, [{ name: 'click', version: '8.0.0' }]);
+    await layOutVenv(project, [{ name: 'click', version: '8.1.8' }], 'envs/py311');
+    const named = await findPythonDependencies(project, { dev: false, all: false, env: {}, venv: 'envs/py311' });
+    expect(named?.installed.map((d) => `${d.name}@${d.version}`)).toEqual(['click@8.1.8']);
+    await expect(findPythonDependencies(project, { dev: false, all: false, env: {}, venv: 'nope' })).rejects.toThrow(
+      'no Python virtualenv (pyvenv.cfg and site-packages) in nope',
+    );
+  });
+});

@@ -17,9 +17,6 @@ export interface PythonManifests {
   readonly problems: readonly string[];
 }
 
-/** The manifests docs reads a Python project's dependencies from. */
-export const PYTHON_MANIFESTS = ['pyproject.toml', 'requirements*.txt', 'Pipfile'] as const;
-
 /**
  * A Python project's declared dependencies, from every manifest it has: `pyproject.toml` (`[project] dependencies`
  * and `optional-dependencies`; PEP 735 `[dependency-groups]`, uv's `dev-dependencies` and Poetry's dev groups as
