@@ -20,7 +20,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'docs-python-api-'));
   project = path.join(dir, 'project');
   await writeFiles(project, {
-    'requirements.txt': 'pydantic-like\nrequests-like\ncompiled\nyaml-like\nnamespaced-thing\nbroken\n',
+    'requirements.txt': 'pydantic-like\nrequests-like\ncompiled\nmodel-lib\nyaml-like\nnamespaced-thing\nbroken\n',
   });
   site = await layOutVenv(project, [
     {
@@ -140,6 +140,29 @@ beforeAll(async () => {
       },
     },
     {
+      // Re-exports from another distribution's compiled core, by import and by an alias assignment.
+      name: 'model-lib',
+      version: '1.0.0',
+      files: {
+        'modellib/__init__.py': [
+          'import corelib',
+          'from corelib.schema import Info',
+          'ValidationError = corelib.ValidationError',
+          "__all__ = ['ValidationError', 'Info']",
+        ].join('\n'),
+      },
+    },
+    {
+      name: 'core-lib',
+      version: '2.0.0',
+      files: {
+        'corelib/__init__.py': 'from ._core import ValidationError\n',
+        'corelib/_core.cpython-311-x86_64-linux-gnu.so': '\u007fELF',
+        'corelib/_core.pyi': 'class ValidationError(ValueError):\n    """Raised when validation fails."""\n',
+        'corelib/schema.py': 'class Info:\n    """Argument passed to validation functions."""\n',
+      },
+    },
+    {
       name: 'yaml-like',
       version: '6.0.2',
       files: { 'yamllike/__init__.py': 'def safe_load(stream):\n    """Parse a YAML document."""\n' },
@@ -248,6 +271,18 @@ describe('Python API pages', () => {
     const page = files['api/compiled/Validator.md'] ?? '';
     expect(page).toContain('### Validator.validate_python');
     expect(page).toContain('**Parameters:**\n\n- `input` (object): The object.');
+  });
+
+  it("documents what it re-exports from another distribution's compiled core, under its own import path", async () => {
+    const { files } = await staged('model-lib');
+    expect(Object.keys(files).sort()).toEqual(['api/modellib/index.md']);
+    const page = files['api/modellib/index.md'] ?? '';
+    expect(page).toContain(
+      '## ValidationError\n\n`from modellib import ValidationError` · class\n\nRaised when validation fails.\n\n```python\nclass ValidationError(ValueError):\n```',
+    );
+    expect(page).toContain(
+      '## Info\n\n`from modellib import Info` · class\n\nArgument passed to validation functions.',
+    );
   });
 
   it('joins a types-* stub distribution: its signatures, the docstrings of the source', async () => {

@@ -110,11 +110,81 @@ export async function pythonApi(
     );
   }
   const modules = mergeStubs(parsed.filter((m) => m.error === undefined));
-  const objects = publicObjects(modules);
+  const own = new Set(modules.keys());
+  await followOtherDistributions(modules, site, limits, await interpretersFor(site));
+  const objects = publicObjects(modules, own);
   const moduleDocs = new Map([...modules].map(([name, module]) => [name, module.doc ?? '']));
   const pages = pythonApiPages(objects, moduleDocs);
   const stubbed = new Set([...sources].filter(([, entry]) => entry.stub && entry.pyi !== undefined).map(([m]) => m));
   return { pages, fromStubs: pages.some((page) => stubbed.has(page.module)), warnings };
+}
+
+// Modules of other distributions read to follow re-exports (pydantic's ValidationError from pydantic_core), and how
+// many steps of their own imports are followed (pydantic_core → pydantic_core._pydantic_core).
+const MAX_OTHER_MODULES = 40;
+const OTHER_ROUNDS = 3;
+
+/**
+ * Adds to `modules` the modules of other distributions in `site` that the public modules import from (a compiled
+ * core, a helper package), read from their stubs where they ship them, so a name re-exported from them is documented
+ * where it is re-exported. Only modules found in `site-packages` (never the standard library or anywhere else), at
+ * most MAX_OTHER_MODULES, and none of them gets pages of its own.
+ */
+async function followOtherDistributions(
+  modules: Map<string, PythonModule>,
+  site: string,
+  limits: PythonApiLimits,
+  interpreters: readonly string[],
+): Promise<void> {
+  const tried = new Set(modules.keys());
+  let from = [...modules.keys()].filter(isPublicModule);
+  let added = 0;
+  for (let round = 0; round < OTHER_ROUNDS && added < MAX_OTHER_MODULES; round++) {
+    const wanted = new Set<string>();
+    for (const name of from) {
+      for (const entry of modules.get(name)?.imports ?? []) {
+        const candidates = entry.name === null ? [entry.module] : [entry.module, `${entry.module}.${entry.name}`];
+        for (const candidate of candidates) if (candidate !== '' && !tried.has(candidate)) wanted.add(candidate);
+      }
+    }
+    const files: ModuleFile[] = [];
+    for (const module of wanted) {
+      tried.add(module);
+      if (added + files.length >= MAX_OTHER_MODULES) break;
+      const file = await moduleFile(site, module);
+      if (file) files.push(file);
+    }
+    if (files.length === 0) return;
+    const parsed = await parseModules(files, {
+      interpreters,
+      maxFileBytes: limits.maxBytes,
+      timeoutMs: limits.timeoutMs,
+    });
+    for (const module of parsed) if (module.error === undefined) modules.set(module.module, module);
+    added += files.length;
+    from = files.map((file) => file.module);
+  }
+}
+
+/** The file of module `name` in `site`: its stub first (`.pyi`, a `-stubs` package), then its source; none outside. */
+async function moduleFile(site: string, name: string): Promise<ModuleFile | undefined> {
+  const parts = name.split('.');
+  if (!parts.every((part) => /^[A-Za-z_]\w*$/.test(part))) return undefined;
+  const [top, ...rest] = parts as [string, ...string[]];
+  for (const root of [`${top}-stubs`, top]) {
+    for (const [suffix, isPackage] of [
+      ['/__init__.pyi', true],
+      ['.pyi', false],
+      ['/__init__.py', true],
+      ['.py', false],
+    ] as const) {
+      const file = path.join(site, root, ...rest) + suffix.replace('/', path.sep);
+      const real = await realpath(file).catch(() => undefined);
+      if (real?.startsWith(`${site}${path.sep}`) && (await stat(real)).isFile())
+        return { module: name, path: real, package: isPackage };
+    }
+  }
+  return undefined;
 }
 
 /**

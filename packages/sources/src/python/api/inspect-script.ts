@@ -65,7 +65,14 @@ def assignment(node, docnode):
     doc = ''
     if isinstance(docnode, ast.Expr) and isinstance(docnode.value, ast.Constant) and isinstance(docnode.value.value, str):
         doc = inspect.cleandoc(docnode.value.value)
-    return {'kind': 'variable', 'name': name, 'line': node.lineno, 'signature': signature, 'doc': doc, 'deprecated': None}
+    found = {'kind': 'variable', 'name': name, 'line': node.lineno, 'signature': signature, 'doc': doc, 'deprecated': None}
+    # ValidationError = pydantic_core.ValidationError: another name for what a module it imports defines.
+    value = getattr(node, 'value', None)
+    if isinstance(node, ast.Assign) and isinstance(value, (ast.Name, ast.Attribute)):
+        dotted = text(value)
+        if all(part.isidentifier() for part in dotted.split('.')):
+            found['alias'] = dotted
+    return found
 
 def class_def(node):
     members = []

@@ -16,6 +16,8 @@ export interface PythonDef {
   readonly setter?: boolean;
   readonly decorators?: readonly string[];
   readonly members?: readonly PythonDef[];
+  /** A variable that names something else (`ValidationError = pydantic_core.ValidationError`): that dotted name. */
+  readonly alias?: string;
 }
 
 /** An import statement's name: `from <module> import <name> as <local>`, or `import <module>` (name null). */

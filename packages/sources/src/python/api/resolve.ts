@@ -30,7 +30,10 @@ const MAX_HOPS = 16;
  * reachable from several modules is listed once, under the shortest module path (then the one that sorts first),
  * with the others as aliases. Names that lead outside `modules`, or to a module, are left out.
  */
-export function publicObjects(modules: ReadonlyMap<string, PythonModule>): PythonObject[] {
+export function publicObjects(
+  modules: ReadonlyMap<string, PythonModule>,
+  own: ReadonlySet<string> = new Set(modules.keys()),
+): PythonObject[] {
   const defsOf = new Map<string, Map<string, PythonDef[]>>();
   for (const [name, module] of modules) {
     const byName = new Map<string, PythonDef[]>();
@@ -63,11 +66,17 @@ export function publicObjects(modules: ReadonlyMap<string, PythonModule>): Pytho
     return unique;
   };
   /** Where `name` in `moduleName` is defined: the module and the definitions, or undefined. */
-  const resolve = (moduleName: string, name: string, hops = 0): { module: string; defs: PythonDef[] } | undefined => {
+  function resolve(moduleName: string, name: string, hops = 0): { module: string; defs: PythonDef[] } | undefined {
     if (hops > MAX_HOPS) return undefined;
-    const own = defsOf.get(moduleName)?.get(name);
-    if (own) return { module: moduleName, defs: own };
+    const defined = defsOf.get(moduleName)?.get(name);
     const module = modules.get(moduleName);
+    const alias = defined?.[0]?.alias;
+    if (defined && alias !== undefined && defined[0]?.doc === '' && module) {
+      // `X = pkg.X` after `import pkg`: what `pkg.X` is, when it can be followed.
+      const followed = followAlias(module, alias, hops);
+      if (followed) return followed;
+    }
+    if (defined) return { module: moduleName, defs: defined };
     if (!module) return undefined;
     for (const entry of module.imports ?? []) {
       if (entry.local !== name || entry.name === null || entry.name === '*') continue;
@@ -79,9 +88,19 @@ export function publicObjects(modules: ReadonlyMap<string, PythonModule>): Pytho
       if (entry.name === '*' && exportsOf(entry.module).includes(name)) return resolve(entry.module, name, hops + 1);
     }
     return undefined;
-  };
+  }
+  function followAlias(module: PythonModule, alias: string, hops: number) {
+    const [head, ...rest] = alias.split('.');
+    const last = rest.pop();
+    if (!head || !last) return undefined;
+    const imported = (module.imports ?? []).find((entry) => entry.local === head);
+    if (!imported) return undefined;
+    const base = imported.name === null ? imported.module : `${imported.module}.${imported.name}`;
+    return resolve([base, ...rest].join('.'), last, hops + 1);
+  }
   const reached = new Map<string, { def: PythonDef[]; places: { module: string; name: string }[] }>();
-  const publicModules = [...modules.keys()].filter(isPublicModule).sort();
+  // Only the distribution's own modules are documented; others (a compiled core it re-exports) are followed into.
+  const publicModules = [...modules.keys()].filter((name) => own.has(name) && isPublicModule(name)).sort();
   for (const moduleName of publicModules) {
     for (const name of exportsOf(moduleName)) {
       const found = resolve(moduleName, name);
