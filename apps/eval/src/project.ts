@@ -42,7 +42,15 @@ export interface ProjectOptions {
 
 /** What `docs sync --json` reports, as far as the evaluation reads it. */
 interface SyncReport {
-  readonly built: ReadonlyArray<{ library: string; documents: number; chunks: number; tokens: number; bytes: number }>;
+  readonly built: ReadonlyArray<{
+    library: string;
+    documents: number;
+    chunks: number;
+    tokens: number;
+    bytes: number;
+    /** What the build left out, and why (an API page cut at its limits, a part of the docs that failed). */
+    warnings?: readonly string[];
+  }>;
   readonly skipped: ReadonlyArray<{ library: string; reason: string }>;
   readonly failed: ReadonlyArray<{ library: string; reason: string }>;
 }
@@ -201,6 +209,7 @@ function printSync(version: string, seconds: number, report: SyncReport): void {
       (b) =>
         `  ${b.library.padEnd(36)} ${String(b.documents).padStart(4)} documents ${String(b.chunks).padStart(6)} sections ${b.tokens.toLocaleString('en').padStart(10)} tokens`,
     ),
+    ...report.built.flatMap((b) => (b.warnings ?? []).map((w) => `  warning ${b.library}: ${w}`)),
     ...report.skipped.map((s) => `  skipped ${s.library}: ${s.reason}`),
     ...report.failed.map((s) => `  FAILED ${s.library}: ${s.reason}`),
   ];

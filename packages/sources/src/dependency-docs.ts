@@ -64,13 +64,12 @@ export async function stageDependencyDocs(
           });
     if (staged.files.length === 0) {
       await dispose();
-      return {
-        ok: false,
-        error:
-          dependency.ecosystem === 'python'
-            ? 'no long description in its METADATA, and no public Python API'
-            : 'no README, docs folder or type declarations',
-      };
+      // Nothing staged because every part failed says why, not that the package has no docs.
+      const none =
+        dependency.ecosystem === 'python'
+          ? 'no long description in its METADATA, and no public Python API'
+          : 'no README, docs folder or type declarations';
+      return { ok: false, error: staged.warnings.length > 0 ? staged.warnings.join('; ') : none };
     }
     return {
       ok: true,
@@ -113,9 +112,12 @@ async function stageNpm(
   types: { types: boolean; maxFiles: number; maxBytes: number },
 ): Promise<Staged> {
   const staged: string[] = [];
-  const entries = await readdir(dependency.dir, { withFileTypes: true });
-  const readme = entries.find((e) => e.isFile() && README.test(e.name));
-  if (readme) {
+  const warnings: string[] = [];
+  // Each part fails alone: the package is built from the parts that worked, and the warnings say what was left out.
+  await alone('its README was left out', warnings, async () => {
+    const entries = await readdir(dependency.dir, { withFileTypes: true });
+    const readme = entries.find((e) => e.isFile() && README.test(e.name));
+    if (!readme) return;
     const target = path.extname(readme.name) === '' ? 'README.md' : readme.name;
     const source = path.join(dependency.dir, readme.name);
     // A markdown README is cleaned of its front page's badges and HTML (readme.ts); MDX, rst and others are copied.
@@ -123,25 +125,41 @@ async function stageNpm(
       await writeFile(path.join(dir, target), cleanReadme(await readFile(source, 'utf8')));
     else await copyFile(source, path.join(dir, target));
     staged.push(target);
-  }
-  for (const folder of PACKAGE_DOCS_FOLDERS) {
-    const source = path.join(dependency.dir, folder);
-    if (!(await stat(source).catch(() => undefined))?.isDirectory()) continue;
-    for (const file of await findDocFiles(source)) {
-      const target = path.join(dir, folder, ...file.relativePath.split('/'));
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(file.absolutePath, target);
-      staged.push(`${folder}/${file.relativePath}`);
+  });
+  await alone('its docs folder was left out', warnings, async () => {
+    for (const folder of PACKAGE_DOCS_FOLDERS) {
+      const source = path.join(dependency.dir, folder);
+      if (!(await stat(source).catch(() => undefined))?.isDirectory()) continue;
+      for (const file of await findDocFiles(source)) {
+        const target = path.join(dir, folder, ...file.relativePath.split('/'));
+        await mkdir(path.dirname(target), { recursive: true });
+        await copyFile(file.absolutePath, target);
+        staged.push(`${folder}/${file.relativePath}`);
+      }
+      break;
     }
-    break;
-  }
+  });
+  let fromTypes = false;
   if (types.types) {
-    const api = await packageApi(dependency, dependency.types, { maxFiles: types.maxFiles, maxBytes: types.maxBytes });
-    await writePages(dir, api.pages);
-    staged.push(...api.pages.map((page) => page.file));
-    return { files: staged, fromTypes: api.fromTypes, warnings: api.warnings };
+    await alone('its API pages were left out', warnings, async () => {
+      const limits = { maxFiles: types.maxFiles, maxBytes: types.maxBytes };
+      const api = await packageApi(dependency, dependency.types, limits);
+      await writePages(dir, api.pages);
+      staged.push(...api.pages.map((page) => page.file));
+      fromTypes = api.fromTypes;
+      warnings.push(...api.warnings);
+    });
   }
-  return { files: staged, fromTypes: false, warnings: [] };
+  return { files: staged, fromTypes, warnings };
+}
+
+/** Runs one part of staging; when it throws, `leftOut` and the reason become a warning, and staging goes on. */
+async function alone(leftOut: string, warnings: string[], stage: () => Promise<void>): Promise<void> {
+  try {
+    await stage();
+  } catch (error) {
+    warnings.push(`${leftOut}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**

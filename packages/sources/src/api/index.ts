@@ -38,6 +38,18 @@ export async function packageApi(
   types: PackageFolder | undefined,
   limits: ApiLimits,
 ): Promise<ApiDocs> {
+  if (types === undefined) return await readApi(runtime, undefined, limits);
+  try {
+    return await readApi(runtime, types, limits);
+  } catch (error) {
+    // The @types join fails alone: the package's own declarations still make its pages, where it has any.
+    const own = await readApi(runtime, undefined, limits);
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...own, warnings: [`the API from ${types.name} was left out: ${reason}`, ...own.warnings] };
+  }
+}
+
+async function readApi(runtime: PackageFolder, types: PackageFolder | undefined, limits: ApiLimits): Promise<ApiDocs> {
   const ts = (await import('typescript')).default;
   const manifest = await readManifest(runtime.dir);
   const typesManifest = types ? await readManifest(types.dir) : undefined;
@@ -59,7 +71,7 @@ export async function packageApi(
     options,
     host: boundedHost(ts, options, readable, limits, (warning) => warnings.push(warning)),
   });
-  const sections = apiSections(ts, program, entries);
+  const sections = apiSections(ts, program, entries, (warning) => warnings.push(warning));
   const pages = apiPages(runtime.name, sections);
   const typed = new Set(entries.filter((entry) => entry.fromTypes).map((entry) => entry.importPath));
   return { pages, fromTypes: pages.some((page) => typed.has(page.importPath)), warnings: [...new Set(warnings)] };

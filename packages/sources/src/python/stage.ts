@@ -34,15 +34,20 @@ export async function stagePythonDocs(
 ): Promise<PythonStaged> {
   const files: string[] = [];
   const warnings: string[] = [];
-  const metadata = await readFile(path.join(dependency.dir, 'METADATA'), 'utf8').catch(() => '');
-  const { headers, description } = parseMetadata(metadata);
-  if (description !== '' && description !== 'UNKNOWN') {
-    // Core metadata: without a content type the description is reStructuredText.
-    const type = headers.get('description-content-type')?.toLowerCase() ?? 'text/x-rst';
-    const file = type.includes('markdown') ? 'README.md' : type.includes('plain') ? 'README.txt' : 'README.rst';
-    // A markdown long description is most often the project's README, with its badges and HTML front page.
-    await writeFile(path.join(dir, file), file === 'README.md' ? cleanReadme(description) : description);
-    files.push(file);
+  // Each part fails alone (as npm staging's do): a README that cannot be written still leaves the API pages.
+  try {
+    const metadata = await readFile(path.join(dependency.dir, 'METADATA'), 'utf8').catch(() => '');
+    const { headers, description } = parseMetadata(metadata);
+    if (description !== '' && description !== 'UNKNOWN') {
+      // Core metadata: without a content type the description is reStructuredText.
+      const type = headers.get('description-content-type')?.toLowerCase() ?? 'text/x-rst';
+      const file = type.includes('markdown') ? 'README.md' : type.includes('plain') ? 'README.txt' : 'README.rst';
+      // A markdown long description is most often the project's README, with its badges and HTML front page.
+      await writeFile(path.join(dir, file), file === 'README.md' ? cleanReadme(description) : description);
+      files.push(file);
+    }
+  } catch (error) {
+    warnings.push(`README left out: ${(error as Error).message}`);
   }
   let fromTypes = false;
   if (options.api) {
