@@ -1,8 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import type { InstalledDependency, SkippedDependency } from '../dependencies.js';
 import { SourceError } from '../errors.js';
 import { findSitePackages, type InstalledDistribution, installedDistributions } from './environment.js';
 import { readPythonManifests } from './manifests.js';
+import { uvWorkspaceMembers } from './uv-workspace.js';
 
 /** Options for {@link findPythonDependencies}. */
 export interface PythonDependencyOptions {
@@ -29,7 +32,8 @@ const PYTHON_TOOLING = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
  * declare (see readPythonManifests), each looked up by its PEP 503 name among the distributions of the project's
  * virtualenv (see findSitePackages), with `all` every installed distribution instead. A stub distribution
  * (`types-PyYAML`, `yaml-stubs`) is joined to the library it types, as `@types/…` is to an npm package. A
- * requirement not installed is skipped with the reason.
+ * requirement not installed is skipped with the reason. At a uv workspace root (`[tool.uv.workspace]`), each member's
+ * pyproject.toml is read too, and each dependency lists the members that declare it (`usedBy`), as npm workspaces do.
  */
 export async function findPythonDependencies(
   project: string,
@@ -51,6 +55,17 @@ export async function findPythonDependencies(
   }
   const venv = sites[0] ? path.relative(project, sites[0]).split(path.sep)[0] || sites[0] : undefined;
 
+  // A uv workspace: each member's pyproject.toml too, one virtualenv at the root; members are not releases.
+  const rootManifest = await readFile(path.join(project, 'pyproject.toml'), 'utf8')
+    .then((text) => parseToml(text) as Record<string, unknown>)
+    .catch(() => undefined);
+  const members = rootManifest ? await uvWorkspaceMembers(project, rootManifest) : [];
+  const memberNames = new Set(members.flatMap((member) => (member.name ? [member.name] : [])));
+  const requirements = [
+    ...manifests.requirements.map((requirement) => ({ requirement, usedBy: '.' })),
+    ...members.flatMap((member) => member.requirements.map((requirement) => ({ requirement, usedBy: member.path }))),
+  ];
+  const usedBy = new Map<string, string[]>();
   // Which distributions, and whether each is only a development one.
   const wanted = new Map<string, boolean>();
   if (options.all) {
@@ -63,9 +78,18 @@ export async function findPythonDependencies(
           'no pyproject.toml, requirements*.txt or Pipfile says which distributions the project uses (--all builds every installed one)',
       });
     }
-    for (const requirement of manifests.requirements) {
+    for (const { requirement, usedBy: user } of requirements) {
       if (requirement.dev && !options.dev) continue;
+      if (memberNames.has(requirement.name)) {
+        if (!skipped.some((s) => s.name === requirement.name)) {
+          skipped.push({ name: requirement.name, reason: 'linked from the workspace, not an installed release' });
+        }
+        continue;
+      }
       wanted.set(requirement.name, (wanted.get(requirement.name) ?? true) && requirement.dev);
+      const users = usedBy.get(requirement.name) ?? [];
+      if (!users.includes(user)) users.push(user);
+      usedBy.set(requirement.name, users);
     }
   }
 
@@ -93,6 +117,7 @@ export async function findPythonDependencies(
       dev,
       ...(distribution.summary ? { description: distribution.summary } : {}),
       ...(stubs ? { types: { name: stubs.name, version: stubs.version, dir: stubs.dir } } : {}),
+      ...(members.length > 0 && usedBy.has(name) ? { usedBy: usedBy.get(name) as string[] } : {}),
     });
   }
   // `types-PyYAML` documents PyYAML, at PyYAML's version: not a library of its own beside it.

@@ -193,3 +193,39 @@ describe('a virtualenv named by the user', () => {
     );
   });
 });
+
+describe('a uv workspace', () => {
+  it("reads each member's pyproject.toml, lists who uses each dependency, and skips the members themselves", async () => {
+    const project = path.join(dir, 'uv-workspace');
+    await writeFiles(project, {
+      'pyproject.toml': [
+        '[project]',
+        'name = "root"',
+        'dependencies = ["httpx", "app-core"]',
+        '[tool.uv.workspace]',
+        'members = ["packages/*"]',
+        'exclude = ["packages/skipped"]',
+      ].join('\n'),
+      'packages/core/pyproject.toml': '[project]\nname = "App_Core"\ndependencies = ["pydantic>=2", "httpx"]\n',
+      'packages/cli/pyproject.toml': '[project]\nname = "app-cli"\ndependencies = ["click", "app-core"]\n',
+      'packages/skipped/pyproject.toml': '[project]\nname = "skipped"\ndependencies = ["rich"]\n',
+      'packages/not-a-member/README.md': '# no pyproject\n',
+    });
+    await layOutVenv(project, [
+      { name: 'httpx', version: '0.28.1' },
+      { name: 'pydantic', version: '2.10.6' },
+      { name: 'click', version: '8.1.8' },
+      { name: 'rich', version: '13.9.4' },
+      { name: 'app_core', version: '0.1.0' },
+    ]);
+    const found = await findPythonDependencies(project, { dev: false, all: false, env: {} });
+    expect(found?.installed.map((d) => [d.name, d.usedBy])).toEqual([
+      ['click', ['packages/cli']],
+      ['httpx', ['.', 'packages/core']],
+      ['pydantic', ['packages/core']],
+    ]);
+    expect(found?.skipped).toEqual([
+      { name: 'app-core', reason: 'linked from the workspace, not an installed release' },
+    ]);
+  });
+});
