@@ -170,21 +170,20 @@ export async function stageFromRepositories(
   const stages = new Map<InstalledDependency, RepositoryStage>();
   const { default: pLimit } = await import('p-limit');
   const limit = pLimit(options.concurrency ?? 3);
-  const total = byRepository.size;
   let done = 0;
   try {
     for (const plan of plans) {
-      // A Python distribution's docs at its version are in its sdist (python/sdist.ts), not at a git tag.
-      if (plan.dependency.ecosystem === 'python') {
-        stages.set(plan.dependency, {
-          dependency: plan.dependency,
-          ...(await stageFromSdist(plan.dependency, options)),
-        });
-      } else if (plan.repository === undefined) stages.set(plan.dependency, await fromPackage(plan, options));
+      if (plan.dependency.ecosystem !== 'python' && plan.repository === undefined) {
+        stages.set(plan.dependency, await fromPackage(plan, options));
+      }
     }
+    // A Python distribution's docs at its version are in its sdist (python/sdist.ts), not at a git tag; fetched a
+    // few at a time beside the repositories.
+    const sdists = plans.filter((plan) => plan.dependency.ecosystem === 'python');
+    const total = byRepository.size + sdists.length;
     // Settled, not all: on a failure the repositories still in flight finish (or abort) before their stages are removed.
-    const settled = await Promise.allSettled(
-      [...byRepository.values()].map((group) =>
+    const settled = await Promise.allSettled([
+      ...[...byRepository.values()].map((group) =>
         limit(async () => {
           options.signal?.throwIfAborted();
           const url = (group[0] as RepositoryPlan).repository?.url ?? '';
@@ -194,7 +193,17 @@ export async function stageFromRepositories(
           options.onProgress?.({ done, total, current: url });
         }),
       ),
-    );
+      ...sdists.map(({ dependency }) =>
+        limit(async () => {
+          options.signal?.throwIfAborted();
+          const current = `${dependency.name}@${dependency.version} (sdist)`;
+          options.onProgress?.({ done, total, current });
+          stages.set(dependency, { dependency, ...(await stageFromSdist(dependency, options)) });
+          done += 1;
+          options.onProgress?.({ done, total, current });
+        }),
+      ),
+    ]);
     const failure = settled.find((result) => result.status === 'rejected');
     if (failure) throw failure.reason;
   } catch (error) {

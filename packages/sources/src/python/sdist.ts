@@ -78,8 +78,23 @@ export async function stageFromSdist(dependency: InstalledDependency, options: S
   }
 }
 
+// pip's answer for each environment, asked once per process (two interpreter starts per distribution otherwise).
+const indexUrls = new Map<string, Promise<string>>();
+
 /** The index pip would use: `index-url` from the environment, the site, user or global config, else pip's default. */
-async function pipIndexUrl(site: string, signal: AbortSignal): Promise<string> {
+function pipIndexUrl(site: string, signal: AbortSignal): Promise<string> {
+  const key = `${site}\0${process.env.PIP_INDEX_URL ?? ''}`;
+  let found = indexUrls.get(key);
+  if (found === undefined) {
+    found = askPipIndexUrl(site, signal);
+    // A failure is not kept: the next distribution asks again.
+    found.catch(() => indexUrls.delete(key));
+    indexUrls.set(key, found);
+  }
+  return found;
+}
+
+async function askPipIndexUrl(site: string, signal: AbortSignal): Promise<string> {
   let lastError: unknown;
   for (const python of await interpretersFor(site)) {
     try {
