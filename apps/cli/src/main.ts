@@ -136,11 +136,21 @@ function program(): Command {
     .description('build a package for each installed dependency of a project, at its installed version')
     .argument(
       '[dir]',
-      'the project folder (package.json and node_modules, a Python .venv, a go.mod or go.work, or Cargo.toml and Cargo.lock)',
+      'the project folder (package.json and node_modules; pyproject.toml / requirements.txt / Pipfile and a .venv; a go.mod or go.work; or Cargo.toml and Cargo.lock)',
       '.',
     )
-    .option('--dev', 'include devDependencies (Rust: dev-dependencies)')
-    .option('--all', "Go: also the go.mod requirements marked '// indirect'")
+    .option(
+      '--dev',
+      "include devDependencies (a Python project's dependency groups and dev requirements; Rust: dev-dependencies)",
+    )
+    .option(
+      '--all',
+      "every dependency, not only those the project declares: a Python virtualenv's every distribution, Go's '// indirect' requirements",
+    )
+    .option(
+      '--venv <dir>',
+      'a Python project: the virtualenv to read (default: .venv, venv, env, .env, else $VIRTUAL_ENV)',
+    )
     .option('--no-types', 'leave out the API page written from the JSDoc of type declarations')
     .option('--save <dir>', 'also write each package file into this folder to share them')
     .option(

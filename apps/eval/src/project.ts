@@ -23,7 +23,11 @@ const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../cli/dist/bin.cjs', import.meta.url));
 
 export interface ProjectOptions {
-  /** The project folder: a package.json with its dependencies installed in node_modules, a Go module (go.mod), or a Cargo project. */
+  /**
+   * The project folder: a package.json with its dependencies installed in node_modules, a Python project
+   * (pyproject.toml, requirements.txt or Pipfile) with its virtualenv in `.venv` or `venv`, a Go module (go.mod), or a
+   * Cargo project (Cargo.toml and Cargo.lock).
+   */
   readonly project: string;
   /** The questions file (JSON lines); default `<project>/questions.jsonl`. */
   readonly questions?: string;
@@ -58,6 +62,50 @@ interface Answered extends Scored {
   readonly results: ReadonlyArray<{ library: string; trail: string; score: number; tokens: number }>;
 }
 
+/** Why `project` cannot be evaluated as it is (no manifest, nothing installed), or undefined when it can. */
+function projectProblem(project: string): string | undefined {
+  const has = (file: string) => existsSync(path.join(project, file));
+  if (has('package.json')) {
+    return has('node_modules')
+      ? undefined
+      : `${project} has no node_modules: run \`npm ci --ignore-scripts\` in it first (it needs the npm registry)`;
+  }
+  if (has('pyproject.toml') || has('requirements.txt') || has('Pipfile')) {
+    return has('.venv') || has('venv') || has('requirements.txt')
+      ? undefined
+      : `${project} has no virtualenv: make its .venv and install its requirements into it first`;
+  }
+  // A Go module's requirements are in the module cache (sync skips one not downloaded, saying how to download it); a
+  // Rust project's crates are read where Cargo fetched them (sync names any not fetched: run `cargo fetch`).
+  if (has('go.mod')) return undefined;
+  if (has('Cargo.toml')) {
+    return has('Cargo.lock') ? undefined : `${project} has no Cargo.lock: the evaluation needs the versions it pins`;
+  }
+  return `${project} has no package.json, pyproject.toml, requirements.txt, Pipfile, go.mod or Cargo.toml: --project names a project folder`;
+}
+
+/**
+ * A Python project with a requirements.txt and no virtualenv gets one made as its README says (`python3 -m venv .venv`,
+ * then pip installs the pinned requirements: it needs the Python package index, as `npm ci` needs the npm registry).
+ * False when that fails, having said why.
+ */
+async function pythonVenv(project: string): Promise<boolean> {
+  const has = (file: string) => existsSync(path.join(project, file));
+  if (has('package.json') || has('.venv') || has('venv') || !has('requirements.txt')) return true;
+  process.stderr.write(`eval: making ${path.join(project, '.venv')} and installing requirements.txt into it\n`);
+  try {
+    await run('python3', ['-m', 'venv', '.venv'], { cwd: project });
+    await run(path.join(project, '.venv', 'bin', 'pip'), ['install', '--quiet', '-r', 'requirements.txt'], {
+      cwd: project,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return true;
+  } catch (error) {
+    process.stderr.write(`eval: could not make the virtualenv: ${(error as Error).message}\n`);
+    return false;
+  }
+}
+
 /**
  * `pnpm eval --project <dir>`: builds what `docs sync --dev` builds for the project into a store of its own (timed),
  * asks every question as an agent's MCP call would (`getDocs` for a question with a library, `searchAll` without,
@@ -66,26 +114,12 @@ interface Answered extends Scored {
  */
 export async function runProject(options: ProjectOptions): Promise<number> {
   const project = path.resolve(options.project);
-  // A Go module's requirements are in the module cache (sync skips one not downloaded, saying how to download it); a
-  // Rust project's crates are read where Cargo fetched them (sync names any not fetched: run `cargo fetch`).
-  const goModule = existsSync(path.join(project, 'go.mod'));
-  const cargo = existsSync(path.join(project, 'Cargo.toml'));
-  if (!goModule && !cargo && !existsSync(path.join(project, 'package.json'))) {
-    process.stderr.write(
-      `eval: ${project} has no package.json, go.mod or Cargo.toml: --project names a project folder\n`,
-    );
+  const problem = projectProblem(project);
+  if (problem !== undefined) {
+    process.stderr.write(`eval: ${problem}\n`);
     return 2;
   }
-  if (cargo && !existsSync(path.join(project, 'Cargo.lock'))) {
-    process.stderr.write(`eval: ${project} has no Cargo.lock: the evaluation needs the versions it pins\n`);
-    return 2;
-  }
-  if (!goModule && !cargo && !existsSync(path.join(project, 'node_modules'))) {
-    process.stderr.write(
-      `eval: ${project} has no node_modules: run \`npm ci --ignore-scripts\` in it first (it needs the npm registry)\n`,
-    );
-    return 2;
-  }
+  if (!(await pythonVenv(project))) return 2;
   if (!existsSync(CLI)) {
     process.stderr.write(`eval: ${CLI} is missing: build the repository first (npx -y pnpm@10.34.9 build)\n`);
     return 2;

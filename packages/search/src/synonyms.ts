@@ -57,7 +57,7 @@ const GROUPS: readonly (readonly string[])[] = [
   ['cache', 'caching', 'cached', 'memoize'],
   ['paginate', 'pagination', 'paging'],
   ['deploy', 'deployment', 'deploying', 'hosting'],
-  ['validate', 'validation', 'validating'],
+  ['validate', 'validation', 'validating', 'validator', 'validators'],
   ['infer', 'infers', 'inferred', 'inference'],
   ['generate', 'generates', 'generating', 'generation', 'codegen'],
   ['route', 'routes', 'routing', 'endpoint', 'endpoints'],

@@ -65,3 +65,8 @@ test.each([
 ] as const)('isOtherVersionPage(%s, %s) = %s', (path, major, expected) => {
   expect(isOtherVersionPage(path, major)).toBe(expected);
 });
+
+test('a validator is what validates (Python names them so: field_validator, validate_call)', () => {
+  expect(synonymsOf('validate')).toEqual(expect.arrayContaining(['validator', 'validators', 'validation']));
+  expect(synonymsOf('validator')).toContain('validate');
+});

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findProjectDependencies, parseMetadata } from './dependencies.js';
+import { findProjectDependencies } from './dependencies.js';
 import { stageDependencyDocs } from './dependency-docs.js';
+import { parseMetadata } from './python/environment.js';
 import { findDocFiles } from './walk.js';
 
 let dir: string;
@@ -154,7 +155,7 @@ describe('stageDependencyDocs', () => {
 });
 
 describe('Python virtualenvs', () => {
-  it('lists installed distributions with their METADATA long description, leaving installer tooling out', async () => {
+  it('with all, lists every installed distribution with its METADATA long description, leaving installer tooling out', async () => {
     const py = path.join(dir, 'py');
     const site = path.join(py, '.venv', 'lib', 'python3.12', 'site-packages');
     await write(py, { '.venv/pyvenv.cfg': 'home = /usr/bin\n' });
@@ -165,7 +166,13 @@ describe('Python virtualenvs', () => {
         'Metadata-Version: 1.1\nName: Old_Lib\nVersion: 1.0\nDescription: Old Lib\n        =======\n        \n        Legacy text.\n',
       'pip-24.0.dist-info/METADATA': 'Name: pip\nVersion: 24.0\n\nThe installer.\n',
     });
-    const found = await findProjectDependencies(py);
+    // Without a manifest, nothing says which distributions the project uses: none is built, and the reason says so.
+    const undeclared = await findProjectDependencies(py);
+    expect(undeclared.installed).toEqual([]);
+    expect(undeclared.skipped.map((s) => s.reason)).toEqual([
+      expect.stringContaining('--all builds every installed one'),
+    ]);
+    const found = await findProjectDependencies(py, { all: true });
     expect(found.installed.map((d) => [d.name, d.version, d.ecosystem])).toEqual([
       ['old-lib', '1.0', 'python'],
       ['requests', '2.32.3', 'python'],

@@ -1,8 +1,8 @@
-import type { Dirent } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SourceError } from './errors.js';
 import { findGoDependencies, isGoProject } from './go/go-dependencies.js';
+import { findPythonDependencies } from './python/dependencies.js';
 import { findCargoDependencies } from './rust/cargo-dependencies.js';
 import { filterPackages, findProjectLayout, type WorkspacePackage } from './workspaces.js';
 
@@ -51,8 +51,12 @@ export interface ProjectDependencies {
 
 /** Options for {@link findProjectDependencies}. */
 export interface FindDependenciesOptions {
-  /** Include `devDependencies`. @default false */
+  /** Include `devDependencies` (and a Python project's development requirements). @default false */
   readonly dev?: boolean;
+  /** A Python project: every distribution installed in its virtualenv, not only those its manifests declare. @default false */
+  readonly all?: boolean;
+  /** A Python project: the virtualenv to read (relative to the project), instead of `.venv`, `venv` or `$VIRTUAL_ENV`. */
+  readonly venv?: string;
   /** At a workspace root, read every workspace package's dependencies too. @default true */
   readonly workspaces?: boolean;
   /** Only the project packages whose name or path matches one of these globs (see {@link filterPackages}). */
@@ -64,24 +68,21 @@ export interface FindDependenciesOptions {
 // `name` or `@scope/name`, neither part `.`/`..` nor holding a path separator: what may follow `node_modules/`.
 const PACKAGE_NAME = /^(?:@(?!\.\.?\/)[^/\\]+\/)?(?!\.\.?$)[^/\\@][^/\\]*$/;
 
-// Tools a virtualenv always holds; not what the project runs.
-const PYTHON_TOOLING = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
-const VIRTUALENV_FOLDERS = ['.venv', 'venv', 'env', '.env'];
-
 /**
  * The dependencies a project really runs, at their installed versions: each
  * name in package.json's `dependencies` and `optionalDependencies` (and
  * `devDependencies` with `dev`) is looked up the way Node resolves packages
  * (`node_modules/<name>` in the project folder, then in each parent), with
  * symlinks resolved (pnpm), and its version read from the installed
- * package.json. With a virtualenv (`.venv`, `venv`, or the folder itself),
- * every installed Python distribution is listed too. Dependencies not
+ * package.json. A Python project's requirements (pyproject.toml,
+ * requirements*.txt, Pipfile) are listed too, at the versions installed in its
+ * virtualenv (see findPythonDependencies in `python/`). Dependencies not
  * installed, or linked from the workspace rather than installed from a
  * registry, are listed in `skipped` with the reason. At a workspace root
  * (`pnpm-workspace.yaml`, or package.json `workspaces` for npm, yarn and bun)
  * every workspace package's dependencies are read too, each resolved from that
  * package's own folder, and listed once per name@version with `usedBy`. Throws
- * SourceError('not-found') when the folder has neither a package.json nor a virtualenv.
+ * SourceError('not-found') when the folder has neither a package.json nor a Python manifest or virtualenv.
  *
  * @example
  * const { installed } = await findProjectDependencies('.', { dev: true });
@@ -94,7 +95,11 @@ export async function findProjectDependencies(
   const project = path.resolve(projectDir);
   const info = await stat(project).catch(() => undefined);
   if (!info?.isDirectory()) throw new SourceError('not-found', `folder not found: ${projectDir}`);
-  const sitePackages = await findSitePackages(project);
+  const python = await findPythonDependencies(project, {
+    dev: options.dev === true,
+    all: options.all === true,
+    ...(options.venv === undefined ? {} : { venv: options.venv }),
+  });
   const layout =
     options.workspaces === false ? { packages: [{ dir: project, path: '.' }] } : await findProjectLayout(project);
   const rootManifest = await readJson(path.join(project, 'package.json'));
@@ -104,10 +109,10 @@ export async function findProjectDependencies(
     ? await findCargoDependencies(project, options)
     : undefined;
   const goProject = await isGoProject(project);
-  if (rootManifest === undefined && sitePackages.length === 0 && cargo === undefined && !goProject) {
+  if (rootManifest === undefined && python === undefined && cargo === undefined && !goProject) {
     throw new SourceError(
       'not-found',
-      `no package.json, Python virtualenv (.venv), go.mod or Cargo.toml in ${project}`,
+      `no package.json, pyproject.toml, requirements*.txt, Pipfile, Python virtualenv (.venv), go.mod or Cargo.toml in ${project}`,
     );
   }
   // --filter picks a Go workspace's modules where there is no Node workspace to pick from.
@@ -118,12 +123,11 @@ export async function findProjectDependencies(
       })
     : undefined;
   if (rootManifest === undefined && (go !== undefined || cargo !== undefined)) {
-    // A Go or Rust project: its modules and crates, and a virtualenv's distributions beside them where it has one.
-    const python = await Promise.all(sitePackages.map(pythonDistributions));
+    // A Go or Rust project: its modules and crates, and a Python project's distributions beside them where it has one.
     const primary = go ?? cargo;
     return {
-      installed: [...(go?.installed ?? []), ...(cargo?.installed ?? []), ...python.flatMap((p) => p.distributions)],
-      skipped: [...(go?.skipped ?? []), ...(cargo?.skipped ?? []), ...python.flatMap((p) => p.problems)],
+      installed: [...(go?.installed ?? []), ...(cargo?.installed ?? []), ...(python?.installed ?? [])],
+      skipped: [...(go?.skipped ?? []), ...(cargo?.skipped ?? []), ...(python?.skipped ?? [])],
       packages: primary?.packages ?? [{ dir: project, path: '.' }],
       ...(primary?.workspaceFile === undefined ? {} : { workspaceFile: primary.workspaceFile }),
       ...(go ? { goModReader: go.reader } : {}),
@@ -156,10 +160,9 @@ export async function findProjectDependencies(
     .map(({ dependency, usedBy }) => (workspace ? { ...dependency, usedBy } : dependency))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : compareText(a.version, b.version)));
   const problems = [...skipped.values()];
-  for (const site of sitePackages) {
-    const { distributions, problems: pythonProblems } = await pythonDistributions(site);
-    installed.push(...distributions);
-    problems.push(...pythonProblems);
+  if (python) {
+    installed.push(...python.installed);
+    problems.push(...python.skipped);
   }
   installed.push(...(go?.installed ?? []), ...(cargo?.installed ?? []));
   problems.push(...(go?.skipped ?? []), ...(cargo?.skipped ?? []));
@@ -263,91 +266,6 @@ export async function resolvePackageFolder(from: string, name: string): Promise<
     if (parent === dir) return undefined;
     dir = parent;
   }
-}
-
-async function findSitePackages(project: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const candidate of ['', ...VIRTUALENV_FOLDERS]) {
-    const venv = path.join(project, candidate);
-    if (!(await stat(path.join(venv, 'pyvenv.cfg')).catch(() => undefined))) continue;
-    for (const lib of ['lib', 'lib64', 'Lib']) {
-      const libDir = path.join(venv, lib);
-      const entries = await readdir(libDir).catch(() => [] as string[]);
-      if (lib === 'Lib' && (await stat(path.join(libDir, 'site-packages')).catch(() => undefined))) {
-        found.push(path.join(libDir, 'site-packages'));
-      }
-      for (const entry of entries) {
-        if (/^python\d/.test(entry)) {
-          const site = path.join(libDir, entry, 'site-packages');
-          if (await stat(site).catch(() => undefined)) found.push(await realpath(site));
-        }
-      }
-    }
-  }
-  return [...new Set(found)];
-}
-
-async function pythonDistributions(
-  site: string,
-): Promise<{ distributions: InstalledDependency[]; problems: SkippedDependency[] }> {
-  const distributions: InstalledDependency[] = [];
-  const problems: SkippedDependency[] = [];
-  const entries: Dirent[] = await readdir(site, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (!entry.isDirectory() || !entry.name.endsWith('.dist-info')) continue;
-    const dir = path.join(site, entry.name);
-    const metadata = await readFile(path.join(dir, 'METADATA'), 'utf8').catch(() => undefined);
-    if (metadata === undefined) continue;
-    const headers = parseMetadata(metadata).headers;
-    const rawName = headers.get('name');
-    const version = headers.get('version');
-    if (!rawName || !version) {
-      problems.push({ name: entry.name, reason: 'METADATA without a name or version' });
-      continue;
-    }
-    // PEP 503 normalisation: the name pip and PyPI compare by.
-    const name = rawName.toLowerCase().replace(/[-_.]+/g, '-');
-    if (PYTHON_TOOLING.has(name)) continue;
-    const summary = headers.get('summary');
-    distributions.push({
-      name,
-      version,
-      dir,
-      ecosystem: 'python',
-      dev: false,
-      ...(summary && summary !== 'UNKNOWN' ? { description: summary } : {}),
-    });
-  }
-  return { distributions, problems };
-}
-
-/**
- * A Python core-metadata file (`METADATA`, `PKG-INFO`): its headers (lower-case
- * names, first value wins) and its long description, from the body after the
- * headers or, in older files, the `Description:` header.
- */
-export function parseMetadata(text: string): { headers: Map<string, string>; description: string } {
-  const normalised = text.replace(/\r\n?/g, '\n');
-  const blank = normalised.indexOf('\n\n');
-  const head = blank === -1 ? normalised : normalised.slice(0, blank);
-  const body = blank === -1 ? '' : normalised.slice(blank + 2);
-  const headers = new Map<string, string>();
-  let descriptionHeader = '';
-  let current: string | undefined;
-  for (const line of head.split('\n')) {
-    if (/^[ \t]/.test(line) && current !== undefined) {
-      // Continuation lines; the old Description header indents them with 8 spaces or `|`.
-      if (current === 'description') descriptionHeader += `\n${line.replace(/^(?: {8}|\t|\s*\|)/, '')}`;
-      continue;
-    }
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    current = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (current === 'description') descriptionHeader = value;
-    else if (!headers.has(current)) headers.set(current, value);
-  }
-  return { headers, description: (body.trim() !== '' ? body : descriptionHeader).trim() };
 }
 
 async function readJson(file: string): Promise<Record<string, unknown> | undefined> {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { type ApiPage, packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
-import { parseMetadata } from './dependencies.js';
 import { stageGo } from './go/stage-go.js';
+import { stagePythonDocs } from './python/stage.js';
 import { cleanReadme } from './readme.js';
 import { stageCrate } from './rust/stage-crate.js';
 import type { ResolvedSource } from './source.js';
@@ -24,6 +24,8 @@ export interface StageOptions {
   readonly maxTypeBytes?: number;
   /** Go: seconds the API reader may take over one module. @default 120 */
   readonly goTimeoutSeconds?: number;
+  /** A Python distribution: the parser's time for its modules, after which its API pages are left out. @default 60 s */
+  readonly pythonTimeoutMs?: number;
 }
 
 /** A staged dependency, or why it has nothing to build. */
@@ -34,7 +36,7 @@ export type StageResult =
 /** Why a dependency of each ecosystem staged nothing, when no part of it failed. */
 const NOTHING_STAGED: Record<InstalledDependency['ecosystem'], string> = {
   npm: 'no README, docs folder or type declarations',
-  python: 'no long description in its METADATA',
+  python: 'no long description in its METADATA, and no public Python API',
   go: 'no README, docs folder or exported Go API',
   rust: 'no README, examples or public API in its source',
 };
@@ -49,7 +51,7 @@ const PACKAGE_DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
  * TypeScript compiler, one per entry point (`api.md` for the root,
  * `api/v4.md` for `zod/v4`), from its `@types/…` package where it ships none
  * (`dependency.types`); for a Python distribution, the long description in
- * its METADATA. A dependency with none of these is a result with the reason, not
+ * its METADATA and API pages read from its modules and stubs (`python/`). A dependency with none of these is a result with the reason, not
  * an error. Call `dispose()` on the staged source when done.
  *
  * @example
@@ -101,7 +103,12 @@ async function stageByEcosystem(dependency: InstalledDependency, dir: string, op
         maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
       });
     case 'python':
-      return stagePython(dependency, dir);
+      return stagePythonDocs(dependency, dir, {
+        api: options.types ?? true,
+        maxFiles: options.maxTypeFiles ?? 1000,
+        maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
+        timeoutMs: options.pythonTimeoutMs ?? 60_000,
+      });
     case 'go':
       return {
         ...(await stageGo(dependency, dir, {
@@ -131,7 +138,7 @@ function provenance(dependency: InstalledDependency, fromTypes: boolean): string
   const prefix = { npm: 'npm', python: 'pypi', rust: 'crates' }[dependency.ecosystem];
   const own = `${prefix}:${dependency.name}@${dependency.version}`;
   return dependency.types && fromTypes
-    ? `${own}, types from npm:${dependency.types.name}@${dependency.types.version}`
+    ? `${own}, types from ${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.types.name}@${dependency.types.version}`
     : own;
 }
 
@@ -200,16 +207,4 @@ async function writePages(dir: string, pages: readonly ApiPage[]): Promise<void>
   for (const folder of new Set(targets.map((t) => path.dirname(t.file)))) await mkdir(folder, { recursive: true });
   const limit = pLimit(32);
   await Promise.all(targets.map((t) => limit(() => writeFile(t.file, t.markdown))));
-}
-
-async function stagePython(dependency: InstalledDependency, dir: string): Promise<Staged> {
-  const metadata = await readFile(path.join(dependency.dir, 'METADATA'), 'utf8').catch(() => '');
-  const { headers, description } = parseMetadata(metadata);
-  if (description === '' || description === 'UNKNOWN') return { files: [], fromTypes: false, warnings: [] };
-  // Core metadata: without a content type the description is reStructuredText.
-  const type = headers.get('description-content-type')?.toLowerCase() ?? 'text/x-rst';
-  const file = type.includes('markdown') ? 'README.md' : type.includes('plain') ? 'README.txt' : 'README.rst';
-  // A markdown long description is most often the project's README, with its badges and HTML front page.
-  await writeFile(path.join(dir, file), file === 'README.md' ? cleanReadme(description) : description);
-  return { files: [file], fromTypes: false, warnings: [] };
 }

@@ -104,3 +104,23 @@ describe('a Cargo project', () => {
     );
   });
 });
+
+describe('a Python project', () => {
+  it('answers a distribution installed in its virtualenv by its PEP 503 name', async () => {
+    const { layOutVenv } = await import('./python/venv-layout.test-kit.js');
+    const python = path.join(root, 'python-project');
+    await layOutVenv(python, [
+      { name: 'SQLAlchemy', version: '2.0.36' },
+      { name: 'pydantic', version: '2.10.6' },
+    ]);
+    expect(await installedVersion(python, 'sqlalchemy')).toBe('2.0.36');
+    expect(await installedVersion(python, 'SQLAlchemy')).toBe('2.0.36');
+    expect(await installedVersion(python, 'missing')).toBeUndefined();
+    expect(await installedVersions(python, ['pydantic', 'sqlalchemy', 'zod'])).toEqual(
+      new Map([
+        ['pydantic', '2.10.6'],
+        ['sqlalchemy', '2.0.36'],
+      ]),
+    );
+  });
+});

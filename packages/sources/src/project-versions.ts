@@ -1,17 +1,24 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { goRequirements } from './go/project-requirements.js';
+import { pythonInstalledVersions } from './python/installed-versions.js';
+import { normaliseName } from './python/requirements.js';
 import { crateKey } from './rust/cargo-files.js';
 import { lockedCrateVersions } from './rust/locked-versions.js';
 
 const PACKAGE_NAME = /^(?:@[\w.-]+\/)?[\w.-]+$/;
 
 /**
- * Where a name that no npm package installed here holds may be pinned instead, tried in order: the module the nearest
+ * Where a name that no npm package installed here holds may be pinned instead, tried in order: the distribution of
+ * that name (PEP 503, `SQLAlchemy` → `sqlalchemy`) installed in the project's virtualenv, the module the nearest
  * go.work or go.mod requires (`cobra` → `1.8.1`), the crate the nearest Cargo.lock pins (`serde-json` and `serde_json`
  * alike). Each reads its files when first asked.
  */
 const OTHER_ECOSYSTEMS: readonly ((projectDir: string) => (name: string) => string | undefined)[] = [
+  (projectDir) => {
+    const installed = pythonInstalledVersions(path.resolve(projectDir));
+    return (name) => installed.get(normaliseName(name));
+  },
   (projectDir) => {
     const required = goRequirements(projectDir);
     return (name) => required.get(name.toLowerCase());

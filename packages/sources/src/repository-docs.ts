@@ -6,6 +6,7 @@ import type hostedGitInfo from 'hosted-git-info';
 import type { InstalledDependency } from './dependencies.js';
 import { type StageOptions, type StageResult, stageDependencyDocs } from './dependency-docs.js';
 import { DOCS_FOLDERS, git, gitFailure, parseTagListing } from './git.js';
+import { stageFromSdist } from './python/sdist.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
 import { findDocFiles } from './walk.js';
@@ -86,9 +87,9 @@ export function repositoryOf(manifest: Record<string, unknown>): PackageReposito
 // Loaded on first use, so importing @docs/sources stays cheap for commands that never read a repository field.
 /** Why `--from-repo` builds a dependency of another ecosystem from what is installed, not from its repository. */
 const NOT_FROM_A_REPOSITORY: Record<Exclude<InstalledDependency['ecosystem'], 'npm'>, string> = {
-  python: 'Python docs come from its METADATA',
-  go: 'a Go module is read at its version from the module cache',
-  rust: "a crate's docs come from its source",
+  python: "a Python distribution: its sdist's docs folder is looked up when built",
+  go: 'not an npm package (a Go module is read at its version from the module cache)',
+  rust: "not an npm package (a crate's docs come from its source)",
 };
 
 const load = createRequire(import.meta.url);
@@ -129,7 +130,7 @@ export async function planRepositories(dependencies: readonly InstalledDependenc
       plans.push({
         dependency,
         tags: [],
-        fallback: `not an npm package (${NOT_FROM_A_REPOSITORY[dependency.ecosystem]})`,
+        fallback: NOT_FROM_A_REPOSITORY[dependency.ecosystem],
       });
       continue;
     }
@@ -176,15 +177,20 @@ export async function stageFromRepositories(
   const stages = new Map<InstalledDependency, RepositoryStage>();
   const { default: pLimit } = await import('p-limit');
   const limit = pLimit(options.concurrency ?? 3);
-  const total = byRepository.size;
   let done = 0;
   try {
     for (const plan of plans) {
-      if (plan.repository === undefined) stages.set(plan.dependency, await fromPackage(plan, options));
+      if (plan.dependency.ecosystem !== 'python' && plan.repository === undefined) {
+        stages.set(plan.dependency, await fromPackage(plan, options));
+      }
     }
+    // A Python distribution's docs at its version are in its sdist (python/sdist.ts), not at a git tag; fetched a
+    // few at a time beside the repositories.
+    const sdists = plans.filter((plan) => plan.dependency.ecosystem === 'python');
+    const total = byRepository.size + sdists.length;
     // Settled, not all: on a failure the repositories still in flight finish (or abort) before their stages are removed.
-    const settled = await Promise.allSettled(
-      [...byRepository.values()].map((group) =>
+    const settled = await Promise.allSettled([
+      ...[...byRepository.values()].map((group) =>
         limit(async () => {
           options.signal?.throwIfAborted();
           const url = (group[0] as RepositoryPlan).repository?.url ?? '';
@@ -194,7 +200,17 @@ export async function stageFromRepositories(
           options.onProgress?.({ done, total, current: url });
         }),
       ),
-    );
+      ...sdists.map(({ dependency }) =>
+        limit(async () => {
+          options.signal?.throwIfAborted();
+          const current = `${dependency.name}@${dependency.version} (sdist)`;
+          options.onProgress?.({ done, total, current });
+          stages.set(dependency, { dependency, ...(await stageFromSdist(dependency, options)) });
+          done += 1;
+          options.onProgress?.({ done, total, current });
+        }),
+      ),
+    ]);
     const failure = settled.find((result) => result.status === 'rejected');
     if (failure) throw failure.reason;
   } catch (error) {

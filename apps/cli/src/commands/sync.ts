@@ -19,8 +19,11 @@ import { type FromRegistry, installPublished } from './sync-registry.js';
 
 export interface SyncOptions {
   readonly dev?: boolean;
-  /** Go: also the requirements marked `// indirect`. */
+  /** Every dependency, not only those the project declares directly: Go's `// indirect` requirements, every
+   * distribution installed in a Python project's virtualenv. */
   readonly all?: boolean;
+  /** A Python project: the virtualenv to read. */
+  readonly venv?: string;
   /** false with --no-types. */
   readonly types?: boolean;
   readonly save?: string;
@@ -92,7 +95,9 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   const project = path.resolve(dir);
   const found = await findProjectDependencies(project, {
     dev: options.dev === true,
+    all: options.all === true,
     indirect: options.all === true,
+    ...(options.venv ? { venv: options.venv } : {}),
     ...(options.filter ? { filter: options.filter } : {}),
   });
   const store = openStore(globals);
@@ -344,13 +349,15 @@ async function builtFromPackage(
   installed: InstalledPackage,
   dependency: InstalledDependency,
 ): Promise<boolean> {
-  if (dependency.ecosystem !== 'npm') return false;
   const source = (await store.reader(installed).info()).source.toLowerCase();
-  const own = `npm:${dependency.name}@${dependency.version}`.toLowerCase();
+  const own =
+    `${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.name}@${dependency.version}`.toLowerCase();
   return source === own || source.startsWith(`${own},`);
 }
 
 function describeOrigin(outcome: Built): string {
+  // A Python distribution's docs come from its sdist (`click-8.1.8.tar.gz`), not from a tag.
+  if (outcome.from === 'repository' && outcome.tag?.endsWith('.tar.gz')) return `from its sdist ${outcome.tag}`;
   if (outcome.from === 'repository') return `from the repository at ${outcome.tag}`;
   return `from the package${outcome.fallback ? ` (${outcome.fallback})` : ''}`;
 }

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The built command run on a Python project made here: a requirements.txt, and a .venv laid out as pip installs
+// (dist-info with METADATA and RECORD, the modules beside them). Its modules are parsed by the machine's python3.
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
+let dir: string;
+let project: string;
+let temp: string;
+
+function docs(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args, '--home', path.join(dir, 'home')], {
+      cwd: project,
+      env: { ...process.env, TMPDIR: temp },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function write(root: string, files: Record<string, string>): Promise<void> {
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), content);
+  }
+}
+
+function distribution(name: string, version: string, files: Record<string, string>): Record<string, string> {
+  const info = `${name}-${version}.dist-info`;
+  const record = [...Object.keys(files), `${info}/METADATA`, `${info}/RECORD`].map((f) => `${f},,`).join('\n');
+  return {
+    ...files,
+    [`${info}/METADATA`]: `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\nDescription-Content-Type: text/markdown\n\n# ${name}\n\nThe ${name} library.\n`,
+    [`${info}/RECORD`]: `${record}\n`,
+  };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'docs-cli-python-'));
+  temp = path.join(dir, 'tmp');
+  await mkdir(temp);
+  project = path.join(dir, 'project');
+  await write(project, {
+    'requirements.txt': 'Fetcher==2.32.3\n',
+    '.venv/pyvenv.cfg': 'home = /usr/bin\n',
+  });
+  await write(path.join(project, '.venv', 'lib', 'python3.11', 'site-packages'), {
+    ...distribution('Fetcher', '2.32.3', {
+      'fetcher/__init__.py': 'from .models import Response\n',
+      'fetcher/models.py':
+        'class Response:\n    """A response."""\n    def raise_for_status(self):\n        """Raises `HTTPError` for a 4xx or 5xx status."""\n',
+    }),
+    // Installed as a dependency of Fetcher, not declared by the project: built only with --all.
+    ...distribution('idna', '3.10', { 'idna/__init__.py': 'def encode(s):\n    """Encode."""\n' }),
+  });
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('docs sync in a Python project', () => {
+  it('builds the declared distributions with API pages, skips them when built, and --all adds the rest', async () => {
+    const synced = await docs('sync', '--json');
+    expect(synced.stderr).toBe('');
+    const report = JSON.parse(synced.stdout);
+    expect(report.built.map((b: { library: string }) => b.library)).toEqual(['fetcher@2.32.3']);
+    expect(report.failed).toEqual([]);
+    const answer = await docs('get', 'fetcher', 'raise an exception for 4xx and 5xx responses', '--json');
+    const first = JSON.parse(answer.stdout).results[0];
+    expect(first).toMatchObject({ library: 'fetcher@2.32.3', path: 'api/fetcher/Response.md' });
+    expect(first.content).toContain('`from fetcher import Response`');
+    const again = await docs('sync');
+    expect(again.stdout).toMatch(/Skipped fetcher@2\.32\.3: already built\n.*0 built, 1 skipped, 0 failed/s);
+    const all = await docs('sync', '--all', '--json');
+    expect(JSON.parse(all.stdout).built.map((b: { library: string }) => b.library)).toEqual(['idna@3.10']);
+    expect(await readdir(temp)).toEqual([]);
+  });
+});
