@@ -22,7 +22,7 @@ import { isWebPath, serveWeb } from './web.js';
 export const DEFAULT_HTTP_PORT = 7800;
 
 /** Options of startHttpServer. */
-export interface HttpServerOptions extends Omit<ServerOptions, 'store' | 'watch'> {
+export interface HttpServerOptions extends Omit<ServerOptions, 'store' | 'watch' | 'builds'> {
   /** 0 picks a free port. @default 7800 */
   readonly port?: number;
   /** Address to bind. Anything but a loopback address requires `token`. @default '127.0.0.1' */
