@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -124,6 +125,39 @@ describe('docs serve follows its project', () => {
     }
     // Closed: no build half done, no lock held.
     await expect.poll(() => leftovers(home), { timeout: 10_000 }).toEqual([]);
+  });
+});
+
+describe('docs sync --watch', () => {
+  it('syncs, then builds what each install changes until Ctrl-C, which leaves nothing partial', async () => {
+    const at = await project('watching', { delta: '*' });
+    await install(at, 'delta', '1.0.0', 'gearbox');
+    const home = path.join(dir, 'watch-home');
+    const child = spawn(process.execPath, [bin, 'sync', at, '--watch', '--home', home], { stdio: 'pipe' });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await expect.poll(() => stdout, { timeout: 60_000 }).toMatch(/Watching .* for installs \(Ctrl-C to stop\)/);
+      expect(stdout).toMatch(/^Built delta@1\.0\.0: /m);
+      await install(at, 'delta', '2.0.0', 'flywheel');
+      await expect
+        .poll(() => stdout, { timeout: 60_000, interval: 250 })
+        .toMatch(/^Built delta@2\.0\.0: .* \([\d.]+ s\)$/m);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    expect(await packages(home)).toEqual(['delta@1.0.0.db', 'delta@2.0.0.db']);
+    expect(await leftovers(home)).toEqual([]);
+  });
+
+  it('refuses what it would repeat at every install', () => {
+    const result = spawnSync(process.execPath, [bin, 'sync', dir, '--watch', '--rebuild'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--watch builds as a plain sync does, and cannot be used with --rebuild');
   });
 });
 
