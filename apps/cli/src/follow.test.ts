@@ -248,6 +248,38 @@ describe('ProjectFollower', () => {
   });
 });
 
+describe('a Python project', () => {
+  it("builds a distribution installed into the project's virtualenv while it is followed", async () => {
+    const at = path.join(dir, 'pyapp');
+    const site = path.join(at, '.venv', 'lib', 'python3.12', 'site-packages');
+    await mkdir(site, { recursive: true });
+    await writeFile(path.join(at, '.venv', 'pyvenv.cfg'), 'home = /usr/bin\nversion = 3.12.0\n');
+    const distribution = async (name: string, version: string, topic: string) => {
+      const info = path.join(site, `${name}-${version}.dist-info`);
+      await mkdir(info, { recursive: true });
+      const body = `The ${topic} setting of ${name} is explained here with enough words for a section. `.repeat(4);
+      await writeFile(
+        path.join(info, 'METADATA'),
+        `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\nSummary: ${name} lib\n\n# ${name}\n\n## ${topic}\n\n${body}\n`,
+      );
+    };
+    await distribution('pyalpha', '1.0', 'gearbox');
+    const home = path.join(dir, 'py-home');
+    const follower = new ProjectFollower({ project: at, home, docs, log: () => undefined, quietMs: 100 });
+    follower.start();
+    try {
+      await expect.poll(() => packages(home), { timeout: 60_000, interval: 250 }).toEqual(['pyalpha@1.0.db']);
+      // `pip install pybeta`: a new .dist-info folder in site-packages.
+      await distribution('pybeta', '2.0', 'sprocket');
+      await expect
+        .poll(() => packages(home), { timeout: 60_000, interval: 250 })
+        .toEqual(['pyalpha@1.0.db', 'pybeta@2.0.db']);
+    } finally {
+      await follower.close();
+    }
+  });
+});
+
 describe('watchProject', () => {
   it('tells of a changed lockfile, not of other files; without a watcher, check() finds it instead', async () => {
     const at = await project('watched', {});
