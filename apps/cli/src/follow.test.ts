@@ -312,4 +312,31 @@ describe('watchProject', () => {
       }
     }
   });
+
+  it('falls back to checks when a folder cannot be watched, and says so once', async () => {
+    const at = await project('unwatchable', {});
+    const lines: string[] = [];
+    let changes = 0;
+    const watching = watchProject(at, {
+      onChange: () => {
+        changes += 1;
+      },
+      log: (line) => lines.push(line),
+      // What fs.watch throws once the user's inotify watches are used up.
+      watchFolder: () => {
+        throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
+      },
+    });
+    try {
+      expect(watching.mode).toBe('stat');
+      expect(lines).toEqual([`cannot watch ${at} (ENOSPC): checking the project's lockfiles on each request instead`]);
+      await writeFile(path.join(at, 'package-lock.json'), '{"lockfileVersion": 3}');
+      expect(watching.check()).toBe(true);
+      expect(watching.check()).toBe(false);
+      expect(changes).toBe(1);
+      expect(lines).toHaveLength(1);
+    } finally {
+      watching.close();
+    }
+  });
 });

@@ -18,6 +18,11 @@ export interface ProjectWatchOptions {
   readonly statOnly?: boolean;
   /** Called once when the watch turns into checks (a folder could not be watched), after the line is logged. */
   readonly onFallback?: () => void;
+  /**
+   * How a folder is watched: fs.watch. Replaced in tests by one that fails as a machine out of inotify watches does,
+   * which a test cannot make this machine be. @default fs.watch, not persistent
+   */
+  readonly watchFolder?: (folder: string, onEvent: () => void) => FSWatcher;
 }
 
 /** A project being watched. */
@@ -45,6 +50,8 @@ export interface ProjectWatch {
  */
 export function watchProject(project: string, options: ProjectWatchOptions): ProjectWatch {
   const rows = options.rows ?? WATCHED_FILES;
+  const watchFolder =
+    options.watchFolder ?? ((folder: string, onEvent: () => void) => watch(folder, { persistent: false }, onEvent));
   const quietMs = options.quietMs ?? 1000;
   let last = watchedState(project, rows);
   let mode: 'events' | 'stat' = options.statOnly ? 'stat' : 'events';
@@ -89,7 +96,7 @@ export function watchProject(project: string, options: ProjectWatchOptions): Pro
       const ino = inode(folder);
       if (ino === undefined) continue;
       try {
-        const watcher = watch(folder, { persistent: false }, () => {
+        const watcher = watchFolder(folder, () => {
           clearTimeout(timer);
           timer = setTimeout(settled, quietMs);
           timer.unref();
