@@ -248,6 +248,36 @@ describe('ProjectFollower', () => {
   });
 });
 
+describe('a dependency with no documentation', () => {
+  it('is tried once, not again at each install', async () => {
+    const at = await project('bare', { bare: '1.0.0', eps: '1.0.0' });
+    await mkdir(path.join(at, 'node_modules', 'bare'), { recursive: true });
+    await writeFile(path.join(at, 'node_modules', 'bare', 'package.json'), '{"name": "bare", "version": "1.0.0"}');
+    const home = path.join(dir, 'bare-home');
+    const events: FollowEvent[] = [];
+    const follower = new ProjectFollower({
+      project: at,
+      home,
+      docs,
+      log: () => undefined,
+      onEvent: (e) => events.push(e),
+      quietMs: 100,
+    });
+    follower.start();
+    try {
+      await expect
+        .poll(() => events.map((e) => `${e.kind} ${e.library}`), { timeout: 30_000 })
+        .toEqual(['skipped bare@1.0.0']);
+      await install(at, 'eps', '1.0.0', 'gearbox');
+      await expect.poll(() => packages(home), { timeout: 60_000, interval: 250 }).toEqual(['eps@1.0.0.db']);
+      await follower.idle();
+      expect(events.map((e) => `${e.kind} ${e.library}`)).toEqual(['skipped bare@1.0.0', 'built eps@1.0.0']);
+    } finally {
+      await follower.close();
+    }
+  });
+});
+
 describe('a Python project', () => {
   it("builds a distribution installed into the project's virtualenv while it is followed", async () => {
     const at = path.join(dir, 'pyapp');

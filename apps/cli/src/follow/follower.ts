@@ -86,6 +86,11 @@ export class ProjectFollower implements LibraryBuilds {
   #current: RunningSync | undefined;
   /** Libraries whose build failed: not tried again until the project changes. */
   readonly #failed = new Set<string>();
+  /**
+   * Libraries sync skipped (no README, docs folder or declarations at that version): the same files give the same
+   * answer, so they are not tried again, changes or not; a new version is another library.
+   */
+  readonly #nothingToBuild = new Set<string>();
   #retry: NodeJS.Timeout | undefined;
   #poll: NodeJS.Timeout | undefined;
   /** Told when the next plan is known. */
@@ -192,7 +197,8 @@ export class ProjectFollower implements LibraryBuilds {
       this.#planning = true;
       try {
         const plan = await this.#plan();
-        this.#pending = new Map(plan.filter((p) => !this.#failed.has(p.id)).map((p) => [p.id, p]));
+        const tried = (p: Planned) => this.#failed.has(p.id) || this.#nothingToBuild.has(p.id);
+        this.#pending = new Map(plan.filter((p) => !tried(p)).map((p) => [p.id, p]));
       } finally {
         this.#planned = true;
         this.#planning = false;
@@ -278,6 +284,7 @@ export class ProjectFollower implements LibraryBuilds {
         return 'failed';
       }
       for (const skipped of listOf<{ library: string; reason: string }>(output.skipped)) {
+        if (skipped.reason !== 'already built') this.#nothingToBuild.add(library.id);
         this.#options.onEvent?.({ kind: 'skipped', library: skipped.library, reason: skipped.reason });
         return 'skipped';
       }
