@@ -128,6 +128,41 @@ describe('docs serve follows its project', () => {
   });
 });
 
+describe('docs serve --http --project', () => {
+  it('follows the project it names: a version installed while it runs is answered by the JSON API', async () => {
+    const at = await project('http-app', { omega: '*' });
+    await install(at, 'omega', '1.0.0', 'gearbox');
+    const home = path.join(dir, 'http-home');
+    const child = spawn(process.execPath, [bin, 'serve', '--http', '0', '--project', at, '--home', home], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        let log = '';
+        child.stderr.setEncoding('utf8').on('data', (text: string) => {
+          log += text;
+          const found = /ready at (http:\/\/[^/\s]+)\/mcp/.exec(log)?.[1];
+          if (found) resolve(found);
+        });
+        child.once('exit', (code) => reject(new Error(`docs serve exited ${code}: ${log}`)));
+      });
+      const searched = async (topic: string) => {
+        const response = await fetch(`${origin}/api/search?q=${topic}&library=omega`);
+        return ((await response.json()) as { searched?: string[] }).searched ?? [];
+      };
+      await expect.poll(() => searched('gearbox'), { timeout: 60_000, interval: 500 }).toEqual(['omega@1.0.0']);
+      await install(at, 'omega', '2.0.0', 'flywheel');
+      await expect.poll(() => searched('flywheel'), { timeout: 60_000, interval: 500 }).toEqual(['omega@2.0.0']);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(await leftovers(home)).toEqual([]);
+  });
+});
+
 describe('docs sync --watch', () => {
   it('syncs, then builds what each install changes until Ctrl-C, which leaves nothing partial', async () => {
     const at = await project('watching', { delta: '*' });
@@ -142,6 +177,9 @@ describe('docs sync --watch', () => {
     try {
       await expect.poll(() => stdout, { timeout: 60_000 }).toMatch(/Watching .* for installs \(Ctrl-C to stop\)/);
       expect(stdout).toMatch(/^Built delta@1\.0\.0: /m);
+      // Idle past the first look at the project (2 s after start): still there, watching.
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      expect(child.exitCode).toBeNull();
       await install(at, 'delta', '2.0.0', 'flywheel');
       await expect
         .poll(() => stdout, { timeout: 60_000, interval: 250 })

@@ -58,9 +58,13 @@ export async function watchSync(dir: string, options: SyncOptions, globals: Glob
   });
   if (!follower) return;
   if (!globals.json) process.stdout.write(`Watching ${project} for installs (Ctrl-C to stop)\n`);
+  // Nothing else holds the process open: the watches and the follower's timers are not persistent (a server's
+  // transport holds it), and a signal handler holds nothing.
+  const open = setInterval(() => undefined, 2 ** 31 - 1);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  clearInterval(open);
   await follower.close();
 }

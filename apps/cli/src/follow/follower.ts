@@ -24,6 +24,8 @@ export interface FollowerOptions {
   readonly waitMs?: number;
   /** See ProjectWatchOptions.quietMs. @default 1000 */
   readonly quietMs?: number;
+  /** How long after start() the first plan waits, unless a change or a request comes first. @default 2000 */
+  readonly startDelayMs?: number;
   /** Look at the lockfiles on each request instead of watching (what a watcher that cannot watch does). @default false */
   readonly statOnly?: boolean;
 }
@@ -53,6 +55,8 @@ interface Planned {
 const ELSEWHERE_RETRY_MS = 2000;
 /** A build's time before any was measured here: a README and API page build of a typical package, child included. */
 const FIRST_GUESS_MS = 2000;
+/** How long after start the first look at the project waits. */
+const START_DELAY_MS = 2000;
 /** How often a project that cannot be watched is looked at when no request comes: a few stats. */
 const STAT_POLL_MS = 5000;
 
@@ -92,6 +96,7 @@ export class ProjectFollower implements LibraryBuilds {
    */
   readonly #nothingToBuild = new Set<string>();
   #retry: NodeJS.Timeout | undefined;
+  #startLater: NodeJS.Timeout | undefined;
   #poll: NodeJS.Timeout | undefined;
   /** Told when the next plan is known. */
   #planWaiters: Array<() => void> = [];
@@ -117,7 +122,10 @@ export class ProjectFollower implements LibraryBuilds {
       ...(this.#options.statOnly ? { statOnly: true } : {}),
     });
     if (this.#options.statOnly) this.#pollEvery(STAT_POLL_MS);
-    this.schedule();
+    // The first look waits until the host's first requests are answered (a process of its own would share the cores
+    // with the server's start); a change, or get_docs asking for a library, starts it sooner.
+    this.#startLater = setTimeout(() => this.schedule(), this.#options.startDelayMs ?? START_DELAY_MS);
+    this.#startLater.unref();
   }
 
   /**
@@ -143,6 +151,7 @@ export class ProjectFollower implements LibraryBuilds {
   /** Plans again (now, or after the library being built): what the store lacks is built. */
   schedule(): void {
     if (this.#closed) return;
+    clearTimeout(this.#startLater);
     this.#dirty = true;
     this.#running ??= this.#run().finally(() => {
       this.#running = undefined;
@@ -184,6 +193,7 @@ export class ProjectFollower implements LibraryBuilds {
     this.#closed = true;
     this.#watch?.close();
     clearTimeout(this.#retry);
+    clearTimeout(this.#startLater);
     clearInterval(this.#poll);
     this.#current?.stop();
     for (const [id] of this.#waiters) this.#settle(id, false);
