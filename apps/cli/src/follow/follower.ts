@@ -281,19 +281,23 @@ export class ProjectFollower implements LibraryBuilds {
       if (this.#closed) return 'stopped';
       const output = result.output ?? {};
       const seconds = (performance.now() - started) / 1000;
-      for (const summary of listOf<BuiltSummary>(output.built)) {
+      // `--only` names one library: sync says it was built, failed or skipped, in one of three lists.
+      const [built] = listOf<BuiltSummary>(output.built);
+      const [failed] = listOf<{ library: string; reason: string }>(output.failed);
+      const [skipped] = listOf<{ library: string; reason: string }>(output.skipped);
+      if (built) {
         this.#durations.push(seconds * 1000);
         if (this.#durations.length > 5) this.#durations.shift();
-        this.#options.onEvent?.({ kind: 'built', library: summary.library, seconds, summary });
+        this.#options.onEvent?.({ kind: 'built', library: built.library, seconds, summary: built });
         return 'built';
       }
-      for (const failed of listOf<{ library: string; reason: string }>(output.failed)) {
+      if (failed) {
         this.#failed.add(library.id);
         log(`${failed.library} failed: ${failed.reason}`);
         this.#options.onEvent?.({ kind: 'failed', library: failed.library, reason: failed.reason });
         return 'failed';
       }
-      for (const skipped of listOf<{ library: string; reason: string }>(output.skipped)) {
+      if (skipped) {
         if (skipped.reason !== 'already built') this.#nothingToBuild.add(library.id);
         this.#options.onEvent?.({ kind: 'skipped', library: skipped.library, reason: skipped.reason });
         return 'skipped';
