@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PackageStore } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -125,6 +126,41 @@ describe('docs serve follows its project', () => {
     }
     // Closed: no build half done, no lock held.
     await expect.poll(() => leftovers(home), { timeout: 10_000 }).toEqual([]);
+  });
+});
+
+describe('a server killed during a background build', () => {
+  it('leaves no partial package: the build ends whole or not at all, and the next store operation sweeps its lock', async () => {
+    const at = await project('killed', { heavy: '*' });
+    await install(at, 'heavy', '1.0.0', 'gearbox', 300);
+    const home = path.join(dir, 'killed-home');
+    const server = spawn(process.execPath, [bin, 'serve', '--home', home], {
+      cwd: at,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    try {
+      await expect
+        .poll(async () => (await readdir(home).catch(() => [] as string[])).includes('.heavy@build.lock'), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+    } finally {
+      server.kill('SIGKILL');
+    }
+    await exited;
+    // The build it had started runs on without it, or dies: either way no partial file is left for long.
+    await expect
+      .poll(async () => (await readdir(home)).filter((f) => f.includes('.partial')), { timeout: 60_000, interval: 250 })
+      .toEqual([]);
+    const store = new PackageStore(home);
+    try {
+      const listed = (await store.list()).map((p) => `${p.name}@${p.version}`);
+      expect(listed.filter((id) => id !== 'heavy@1.0.0')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    expect(await leftovers(home)).toEqual([]);
   });
 });
 
