@@ -199,6 +199,49 @@ describe('docs serve --http --project', () => {
   });
 });
 
+describe('docs serve --http --workers 0 --project', () => {
+  it('get_docs waits for a library the project installs and the store lacks, as over stdio', async () => {
+    const at = await project('http-wait', { zeta: '*' });
+    await install(at, 'zeta', '1.0.0', 'gearbox');
+    const home = path.join(dir, 'http-wait-home');
+    const args = ['serve', '--http', '0', '--workers', '0', '--project', at, '--home', home];
+    const child = spawn(process.execPath, [bin, ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let log = '';
+        child.stderr.setEncoding('utf8').on('data', (text: string) => {
+          log += text;
+          const found = /ready at (http:\/\/\S+)/.exec(log)?.[1];
+          if (found) resolve(found);
+        });
+        child.once('exit', (code) => reject(new Error(`docs serve exited ${code}: ${log}`)));
+      });
+      const getDocs = async () => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'get_docs', arguments: { library: 'zeta', topic: 'gearbox' } },
+          }),
+        });
+        const body = (await response.json()) as { result: { content: Array<{ text: string }> } };
+        return body.result.content.map((c) => c.text).join('\n');
+      };
+      // Asked before anything was built: the call itself waits for the build, or says it is under way; never only
+      // "not installed".
+      expect(await getDocs()).toMatch(/^## zeta@1\.0\.0 · |zeta@1\.0\.0, which is being built now/m);
+      await expect.poll(getDocs, { timeout: 60_000, interval: 500 }).toMatch(/^## zeta@1\.0\.0 · /m);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
+
 describe('docs sync --watch', () => {
   it('syncs, then builds what each install changes until Ctrl-C, which leaves nothing partial', async () => {
     const at = await project('watching', { delta: '*' });

@@ -22,7 +22,7 @@ import { isWebPath, serveWeb } from './web.js';
 export const DEFAULT_HTTP_PORT = 7800;
 
 /** Options of startHttpServer. */
-export interface HttpServerOptions extends Omit<ServerOptions, 'store' | 'watch' | 'builds'> {
+export interface HttpServerOptions extends Omit<ServerOptions, 'store' | 'watch'> {
   /** 0 picks a free port. @default 7800 */
   readonly port?: number;
   /** Address to bind. Anything but a loopback address requires `token`. @default '127.0.0.1' */
@@ -86,6 +86,8 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     ...(options.models ? { models: options.models } : {}),
     ...(options.project ? { project: options.project } : {}),
     ...(options.workers === undefined ? {} : { workers: options.workers }),
+    // Waited for by get_docs only where requests are answered on this thread (workers: 0).
+    ...(options.builds ? { builds: options.builds } : {}),
     ...(log ? { log } : {}),
   });
 

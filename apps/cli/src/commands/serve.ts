@@ -108,13 +108,13 @@ async function serveUntilClosed(
     await running.closed;
     return;
   }
-  const { builds: _inThisThreadOnly, ...httpCommon } = common;
+
   const server = await import('@docs/server');
   const token = options.token ?? process.env.DOCS_TOKEN;
   let http: RunningHttpServer;
   try {
     http = await server.startHttpServer({
-      ...httpCommon,
+      ...common,
       ...(port === undefined ? {} : { port }),
       ...(options.host ? { host: options.host } : {}),
       ...(token ? { token } : {}),
