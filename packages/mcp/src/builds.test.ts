@@ -9,7 +9,7 @@ const kit = new TestKit();
 afterAll(() => kit.cleanup());
 
 /** Builds that answer `state` for every library, recording what was asked. */
-function buildsAnswering(state: LibraryBuildState) {
+function buildsAnswering(state: LibraryBuildState, building: readonly string[] = []) {
   const asked: string[] = [];
   let checks = 0;
   const builds: LibraryBuilds = {
@@ -20,6 +20,7 @@ function buildsAnswering(state: LibraryBuildState) {
       asked.push(`${name}@${version}`);
       return state;
     },
+    building: () => building,
   };
   return { builds, asked, checks: () => checks };
 }
@@ -67,5 +68,24 @@ describe('get_docs over a project being followed', () => {
     expect(text).toContain(
       'The project uses widget@2.0.0, which is not installed (answered from widget@1.0.0): add it with docs sync',
     );
+  });
+
+  it('search_all waits for no build, and names the libraries being built, with the version answered meanwhile', async () => {
+    const store = await kit.storeWith([widget]);
+    const { builds, asked } = buildsAnswering({ state: 'building', retryAfterSeconds: 3 }, [
+      'widget@2.0.0',
+      'gizmo@1.0.0',
+    ]);
+    const { call } = await kit.connect({ store, builds, projectVersion: async () => '2.0.0' });
+    const text = textOf(await call('search_all', { topic: 'gears' }));
+    expect(text).toMatch(/^## widget@1\.0\.0 · /m);
+    expect(text).toContain(
+      'Being built now (the project installs them; ask again shortly): widget@2.0.0 (answered from widget@1.0.0 meanwhile), gizmo@1.0.0.',
+    );
+    expect(asked).toEqual([]);
+    // Nothing being built: no note.
+    const idle = buildsAnswering({ state: 'none' });
+    const quiet = await kit.connect({ store, builds: idle.builds });
+    expect(textOf(await quiet.call('search_all', { topic: 'gears' }))).not.toContain('Being built');
   });
 });

@@ -77,6 +77,8 @@ export interface LibraryBuilds {
    * answers at once when it is not.
    */
   awaitBuild(name: string, version: string): Promise<LibraryBuildState>;
+  /** The libraries (`name@version`) planned or being built now: search_all names them, since it waits for none. */
+  building(): readonly string[];
 }
 
 /** The installed packages this server serves (see servedPackages in @docs/search). */

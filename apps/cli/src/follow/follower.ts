@@ -188,6 +188,10 @@ export class ProjectFollower implements LibraryBuilds {
     return { state: 'building', retryAfterSeconds: this.#retryAfter(id) };
   }
 
+  building(): readonly string[] {
+    return [...this.#pending.values()].map((p) => `${p.name}@${p.version}`);
+  }
+
   /** Stops watching and interrupts the build under way (sync keeps nothing partial); resolves once it has ended. */
   async close(): Promise<void> {
     this.#closed = true;
