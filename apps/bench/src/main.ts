@@ -288,7 +288,13 @@ async function main(): Promise<void> {
       const client = new Client({ name: 'docs-bench', version: '0.0.0' });
       const started = performance.now();
       await client.connect(
-        new StdioClientTransport({ command: process.execPath, args: [bin, 'serve'], env, stderr: 'ignore' }),
+        // --no-follow: the store measured is the one built here, not the repository's installs.
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, 'serve', '--no-follow'],
+          env,
+          stderr: 'ignore',
+        }),
       );
       readySamples.push(performance.now() - started);
       if (run === runs - 1) {

@@ -98,7 +98,8 @@ const adapters: readonly PeerAdapter[] = [
       nothing: '^Nothing in .* matched',
     },
     serve: {
-      args: ['serve'],
+      // The store built for the run, not one following the folder the bench runs in.
+      args: ['serve', '--no-follow'],
       single: { tool: 'get_docs', arguments: { library: '{library}', topic: '{query}' } },
       cross: { tool: 'search_all', arguments: { topic: '{query}' } },
     },

@@ -104,7 +104,7 @@ async function session(
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [bin, 'serve', '--home', home],
+      args: [bin, 'serve', '--home', home, '--no-follow'],
       stderr: 'ignore',
       env: { ...(process.env as Record<string, string>), DOCS_HOME: home },
     }),

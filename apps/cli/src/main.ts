@@ -161,6 +161,7 @@ function program(): Command {
       '--from-repo',
       "build from each dependency's repository docs at the installed version's tag (falls back to the package, saying why); rebuilds one built earlier from its package",
     )
+    .option('--only <library...>', 'only these dependencies (name or name@version); the others are left as they are')
     .option('--rebuild', 'build every selected dependency again, replacing its package once the new one is built')
     .option('--dry-run', 'list what would be built, from where, and what is skipped and why; build nothing')
     .option(
@@ -168,9 +169,14 @@ function program(): Command {
       "first install each dependency's doc package from this npm scope when one is published for its version",
     )
     .option('--registry <url>', "with --scope: registry URL (default: the scope's registry in .npmrc)")
+    .option('--watch', 'then keep watching the project, building what each install changes, until Ctrl-C')
     .action(async (dir: string, options: SyncOptions, command: Command) => {
       const { sync } = await import('./commands/sync.js');
+      if (!options.watch) return sync(dir, options, globals(command));
+      const { checkWatchOptions, watchSync } = await import('./commands/sync-watch.js');
+      checkWatchOptions(options);
       await sync(dir, options, globals(command));
+      await watchSync(dir, options, globals(command));
     });
 
   command('embed')
@@ -350,6 +356,10 @@ function program(): Command {
     .option(
       '--project <dir>',
       'get_docs answers a bare name from the version this project installs, when installed (default: the working directory)',
+    )
+    .option(
+      '--no-follow',
+      "leave the store as it is when the project's installs change (default: stdio, and --http with --project, build what changed)",
     )
     .action(async (options: ServeOptions, command: Command) => {
       const { serve } = await import('./commands/serve.js');

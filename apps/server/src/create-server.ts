@@ -1,6 +1,6 @@
 import { watch } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type DocsToolContext, registerDocsTools, SessionMemory } from '@docs/mcp';
+import { type DocsToolContext, type LibraryBuilds, registerDocsTools, SessionMemory } from '@docs/mcp';
 import type { SearchModels } from '@docs/search';
 import { installedVersion, installedVersions } from '@docs/sources';
 import { PackageStore, resolveHome, VerifiedPackages } from '@docs/store';
@@ -27,6 +27,11 @@ export interface ServerOptions {
    * it before it is served, once per file as it is, and one that fails is not served. @default none: trusted
    */
   readonly verifiedRecord?: string;
+  /**
+   * The builds of what the project installs, when something follows the project and builds it (`docs serve`):
+   * get_docs waits a bounded time for a library being built, and says so when it is not done. @default none
+   */
+  readonly builds?: LibraryBuilds;
   /** Watch the store directory and tell clients when the libraries change, not only at the next call. @default false */
   readonly watch?: boolean;
   /** Where to write a line about failures and state changes; never stdout for stdio. @default none */
@@ -164,6 +169,7 @@ export async function docsServer(options: ServerOptions, shared: SharedParts = {
     ...(options.models ? { models: options.models } : {}),
     ...projectVersions,
     ...(memory ? { memory } : {}),
+    ...(options.builds ? { builds: options.builds } : {}),
     onError: (error, tool) => options.log?.(`${tool}: ${error instanceof Error ? error.message : String(error)}`),
   });
   const watcher = options.watch

@@ -18,4 +18,4 @@ export interface RequestHandler {
 }
 
 /** What a request handler serves: ServerOptions without a shared store or a watcher (each handler opens its own). */
-export type HandlerOptions = Omit<ServerOptions, 'store' | 'watch'>;
+export type HandlerOptions = Omit<ServerOptions, 'store' | 'watch' | 'builds'>;

@@ -86,6 +86,8 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     ...(options.models ? { models: options.models } : {}),
     ...(options.project ? { project: options.project } : {}),
     ...(options.workers === undefined ? {} : { workers: options.workers }),
+    // Waited for by get_docs only where requests are answered on this thread (workers: 0).
+    ...(options.builds ? { builds: options.builds } : {}),
     ...(log ? { log } : {}),
   });
 

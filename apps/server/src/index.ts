@@ -1,4 +1,5 @@
 // This file is the public API of @docs/server.
+export type { LibraryBuildState, LibraryBuilds } from '@docs/mcp';
 export type { DocsServer, ServerOptions } from './create-server.js';
 export { createServer } from './create-server.js';
 export type { ServerErrorCode } from './errors.js';

@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { SessionMemories } from '@docs/mcp';
 import type { ModelSpecs, SearchModels } from '@docs/search';
 import { answerApi } from './api.js';
-import { docsServer, openServerStore, recentProjectVersions, type SharedParts } from './create-server.js';
+import {
+  docsServer,
+  openServerStore,
+  recentProjectVersions,
+  type ServerOptions,
+  type SharedParts,
+} from './create-server.js';
 import type { HandlerOptions, RequestHandler } from './handler-contract.js';
 import { McpExchange } from './mcp-exchange.js';
 import { ServerPool } from './server-pool.js';
@@ -35,7 +41,7 @@ export function mcpHeaders(headers: Readonly<Record<string, string | string[] | 
  * (SessionMemories) whichever server answers, so a section is not sent twice in one session. A request without a
  * session id is answered in full, as before.
  */
-export async function localHandler(options: HandlerOptions): Promise<RequestHandler> {
+export async function localHandler(options: HandlerOptions & Pick<ServerOptions, 'builds'>): Promise<RequestHandler> {
   const store = openServerStore(options);
   const log = options.log;
   // The API answers a bare name from the project's version as the tools do: its routes are the tools.
@@ -45,6 +51,7 @@ export async function localHandler(options: HandlerOptions): Promise<RequestHand
     ...(options.libraries ? { libraries: options.libraries } : {}),
     ...(options.models ? { models: options.models } : {}),
     ...(options.project ? { project: options.project } : {}),
+    ...(options.builds ? { builds: options.builds } : {}),
     ...(log ? { log } : {}),
   };
   // Never one memory for two sessions: a request without a session id has none.
@@ -155,6 +162,11 @@ function isInitialize(message: unknown): boolean {
 export interface RequestHandlerOptions extends HandlerOptions {
   /** Worker threads answering requests; 0 answers them on this thread. @default the machine's parallelism, at most 4 (0 on one core) */
   readonly workers?: number;
+  /**
+   * The builds of what the project installs (ServerOptions.builds): get_docs waits for them where requests are
+   * answered on this thread; a worker thread, which cannot call into this one, answers without waiting.
+   */
+  readonly builds?: ServerOptions['builds'];
 }
 
 /** The worker threads used when none are asked for: one per core up to 4; none on a single core, where they only add a hop. */
@@ -171,11 +183,11 @@ export function defaultWorkers(): number {
  * compiled worker to start.
  */
 export async function requestHandler(options: RequestHandlerOptions): Promise<RequestHandler> {
-  const { workers = defaultWorkers(), ...handlerOptions } = options;
+  const { workers = defaultWorkers(), builds, ...handlerOptions } = options;
   const script = fileURLToPath(new URL('./request-worker.js', import.meta.url));
   const specs = options.models === undefined ? undefined : modelSpecsOf(options.models);
   if (workers < 1 || (options.models !== undefined && specs === undefined) || !existsSync(script)) {
-    return localHandler(handlerOptions);
+    return localHandler({ ...handlerOptions, ...(builds ? { builds } : {}) });
   }
   const { models: _models, log, ...plain } = handlerOptions;
   return WorkerPool.start(script, workers, { ...plain, ...(specs ? { models: specs } : {}) }, log);

@@ -31,6 +31,8 @@ async function serve(...args: string[]): Promise<{ client: Client; stderr: () =>
     command: process.execPath,
     args: [bin, 'serve', ...args],
     env: { ...(process.env as Record<string, string>), DOCS_HOME: home },
+    // Not the repository's folder: a server follows the project it starts in, and builds what it installs.
+    cwd: dir,
     stderr: 'pipe',
   });
   let stderr = '';
@@ -76,6 +78,7 @@ describe('docs serve (stdio)', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bin, 'serve', '--home', isolated],
+      cwd: dir,
       stderr: 'pipe',
     });
     const client = new Client({ name: 'stdio-test', version: '0.0.0' });
@@ -97,6 +100,7 @@ describe('docs serve (stdio)', () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const child = spawn(process.execPath, [bin, 'serve'], {
         env: { ...process.env, DOCS_HOME: home },
+        cwd: dir,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       const started = performance.now();

@@ -46,8 +46,39 @@ export interface DocsToolContext {
    * sent. @default none
    */
   readonly memory?: (session: string | undefined) => SentSections | undefined;
+  /**
+   * The builds of the libraries the project installs, when the server follows its project (`docs serve`): get_docs
+   * asked for a bare name whose installed version the store lacks waits a bounded time for its build, and says when
+   * it is still being built. @default none: such a library is answered as the store holds it
+   */
+  readonly builds?: LibraryBuilds;
   /** Told of every failure a tool turned into an error result, for the server's log. */
   readonly onError?: (error: unknown, tool: string) => void;
+}
+
+/** Where a library's build stands, as LibraryBuilds.awaitBuild answers. */
+export type LibraryBuildState =
+  /** Built now: the store holds it. */
+  | { readonly state: 'built' }
+  /** Still being built (here or by another docs); asking again after about this many seconds should find it. */
+  | { readonly state: 'building'; readonly retryAfterSeconds: number }
+  /** No build of it is under way or planned (not a dependency of the project, built already, or its build failed). */
+  | { readonly state: 'none' };
+
+/** The builds of the libraries a project installs (a server following its project). */
+export interface LibraryBuilds {
+  /**
+   * Called at the start of every tool call: where the project cannot be watched, a few stats notice an install
+   * (nothing where it is watched).
+   */
+  check(): void;
+  /**
+   * Waits, a bounded time, for the build of `name@version` when it is planned or under way (and puts it first);
+   * answers at once when it is not.
+   */
+  awaitBuild(name: string, version: string): Promise<LibraryBuildState>;
+  /** The libraries (`name@version`) planned or being built now: search_all names them, since it waits for none. */
+  building(): readonly string[];
 }
 
 /** The installed packages this server serves (see servedPackages in @docs/search). */

@@ -1,5 +1,5 @@
 // This file is the public API of @docs/mcp.
-export type { DocsToolContext } from './context.js';
+export type { DocsToolContext, LibraryBuildState, LibraryBuilds } from './context.js';
 export type { DocsTools } from './register.js';
 export { docsTools, registerDocsTools } from './register.js';
 export type { SessionMemoryLimits } from './session-memory.js';

@@ -65,6 +65,7 @@ export async function registerDocsTools(server: McpServer, context: DocsToolCont
       },
       async (args: unknown, extra: CallExtra): Promise<CallToolResult> => {
         try {
+          context.builds?.check();
           const sent = context.memory?.(sessionOf(extra));
           // The SDK has parsed `args` with this tool's inputSchema, defaults filled in.
           const result = await tool.handler(args as never, context, sent ? { sent } : {});

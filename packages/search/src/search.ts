@@ -33,6 +33,11 @@ export async function getDocs(
      * answered from when installed; when it is not installed the highest is, and the answer says so (`project`).
      */
     readonly projectVersion?: string;
+    /**
+     * The project's version (`projectVersion`) is being built (a server following its project): the answer from
+     * another version says so, and when to ask again, instead of how to add it.
+     */
+    readonly projectBuilding?: { readonly retryAfterSeconds: number };
     /** Only these libraries may be searched (see LibraryScope); one outside it is refused, naming those served. */
     readonly scope?: LibraryScope;
   } = {},
@@ -54,7 +59,7 @@ export async function getDocs(
         search([targetOf(store, pkg)], phrasings, resolved, { alsoDrop, skipUnreadable: false });
       const response = withNotes(await answer(found.value), found.note ? [found.note] : []);
       // Another version is searched only when this one is empty or thin beside it (see withVersionHints).
-      return withVersionHints(store, found.value, response, options.projectVersion, answer);
+      return withVersionHints(store, found.value, response, options.projectVersion, answer, options.projectBuilding);
     },
     unresolved,
   );

@@ -28,7 +28,8 @@ export function oneVersionEach(
 /**
  * Adds to an answer what the caller should know about other versions:
  * - the project installs a version other than the one answered from (it is
- *   not in the store): `project`, and the message says how to add it;
+ *   not in the store): `project`, and the message says how to add it, or, when
+ *   `building`, that it is being built and when to ask again;
  * - the version answered from matched nothing, or far less than another
  *   installed version whose documentation is much larger (a README-only build
  *   beside full docs): `otherVersions`, and the message names them.
@@ -41,14 +42,18 @@ export async function withVersionHints(
   response: SearchResponse,
   projectVersion: string | undefined,
   searchOther: (pkg: InstalledPackage) => Promise<SearchResponse>,
+  building?: { readonly retryAfterSeconds: number },
 ): Promise<SearchResponse> {
   let result = response;
   if (projectVersion && projectVersion !== chosen.version) {
     const wanted = `${chosen.name}@${projectVersion}`;
+    const answered = formatPackageId(chosen);
     result = {
       ...result,
       project: { library: wanted, installed: false },
-      message: `${sentence(result.message)} The project uses ${wanted}, which is not installed (answered from ${formatPackageId(chosen)}): add it with docs sync, or docs add.`,
+      message: building
+        ? `${sentence(result.message)} The project uses ${wanted}, which is being built now (answered from ${answered} meanwhile): ask again in about ${building.retryAfterSeconds} seconds for its own docs.`
+        : `${sentence(result.message)} The project uses ${wanted}, which is not installed (answered from ${answered}): add it with docs sync, or docs add.`,
     };
   }
   if (response.status !== 'ok' && response.status !== 'no-match') return result;

@@ -11,6 +11,7 @@ export { identifierWords, indexText } from './index-text.js';
 export { indexTokens, tokensContain } from './index-tokens.js';
 export type { InstalledPackage } from './installed-package.js';
 export { fitBreadcrumb, fitLine } from './lines.js';
+export { isBeingBuilt, tryBuildLock } from './name-lock.js';
 export type { PackageId, VersionLabel } from './names.js';
 export {
   assertFileNameFits,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PackageStore, writePackage } from './index.js';
-import { withNameLock } from './name-lock.js';
+import { isBeingBuilt, tryBuildLock, withNameLock } from './name-lock.js';
 
 // Two spellings of one library installed at the same moment: by real installs, into one real store directory.
 
@@ -137,5 +137,37 @@ describe('installing two spellings of one name at once', () => {
     await writeFile(path.join(home, '.fresh.lock'), '');
     expect((await new PackageStore(home).list()).map((p) => p.name)).toEqual(['kept']);
     expect((await readdir(home)).filter((f) => f.endsWith('.lock')).sort()).toEqual(['.alive.lock', '.fresh.lock']);
+  });
+});
+
+describe('the build lock of a library', () => {
+  it('is held by one builder at a time, whatever the case, never meets the install lock, and is gone once released', async () => {
+    const home = path.join(dir, 'home');
+    await mkdir(home, { recursive: true });
+    expect(await isBeingBuilt(home, 'dayjs')).toBe(false);
+    const release = await tryBuildLock(home, 'dayjs');
+    expect(release).toBeTypeOf('function');
+    expect(await tryBuildLock(home, 'DayJS')).toBeUndefined();
+    expect(await isBeingBuilt(home, 'dayjs')).toBe(true);
+    // An install of the same name goes on while the library builds: the two locks are different files.
+    expect(await withNameLock(home, 'dayjs', async () => 'installed')).toBe('installed');
+    await release?.();
+    expect(await isBeingBuilt(home, 'dayjs')).toBe(false);
+    expect(await readdir(home)).toEqual([]);
+  });
+
+  it('is taken over from a process that was killed holding it, and swept by a listing', async () => {
+    const home = path.join(dir, 'home');
+    await mkdir(home, { recursive: true });
+    const lock = path.join(home, '.@scope+pkg@build.lock');
+    await writeFile(lock, '2147483646');
+    expect(await isBeingBuilt(home, '@scope/pkg')).toBe(false);
+    const release = await tryBuildLock(home, '@scope/pkg');
+    expect(release).toBeTypeOf('function');
+    expect(readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    await release?.();
+    await writeFile(lock, '2147483646');
+    await new PackageStore(home).list();
+    expect(await readdir(home)).toEqual([]);
   });
 });

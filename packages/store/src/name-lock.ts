@@ -15,7 +15,7 @@ const RETRY_MS = 10;
  * (killed) is taken over.
  */
 export async function withNameLock<T>(dir: string, name: string, work: () => Promise<T>): Promise<T> {
-  const lock = path.join(dir, `.${name.toLowerCase().replace('/', '+')}.lock`);
+  const lock = lockPath(dir, name);
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     if (await tryLock(lock, name, dir)) break;
@@ -40,6 +40,50 @@ export async function withNameLock<T>(dir: string, name: string, work: () => Pro
   } finally {
     await rm(lock, { force: true });
   }
+}
+
+/** The lock file of `name` in `dir`, whatever the name's case. */
+function lockPath(dir: string, name: string): string {
+  return path.join(dir, `.${name.toLowerCase().replace('/', '+')}.lock`);
+}
+
+/**
+ * The build lock of a library: held by whoever builds a package of it for the store (a server following its project),
+ * so two builders of one store never build the same library at once. `@` cannot be in a library name, so it never
+ * meets the name lock of an install. Abandoned (its holder gone) it is taken over, and swept like the name locks.
+ */
+function buildLockName(name: string): string {
+  return `${name}@build`;
+}
+
+/**
+ * Takes the build lock of library `name` in store `dir` when no live process holds it: resolves with its release, or
+ * undefined when another process builds the library now. Never waits.
+ *
+ * @example
+ * const release = await tryBuildLock(store.dir, 'dayjs');
+ * if (release) try { await build(); } finally { await release(); }
+ */
+export async function tryBuildLock(dir: string, name: string): Promise<(() => Promise<void>) | undefined> {
+  const key = buildLockName(name);
+  const lock = lockPath(dir, key);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await tryLock(lock, key, dir)) return () => rm(lock, { force: true });
+    const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
+    const modified = holder === 0 ? (await stat(lock).catch(() => undefined))?.mtimeMs : undefined;
+    if (!isAbandonedLock(holder, () => modified)) return undefined;
+    await takeOver(lock, holder);
+  }
+  return undefined;
+}
+
+/** Whether a live process holds the build lock of library `name` in store `dir` (see tryBuildLock): one stat, one read. */
+export async function isBeingBuilt(dir: string, name: string): Promise<boolean> {
+  const lock = lockPath(dir, buildLockName(name));
+  const holder = Number(await readFile(lock, 'utf8').catch(() => 'none'));
+  if (Number.isNaN(holder)) return false;
+  const modified = holder === 0 ? (await stat(lock).catch(() => undefined))?.mtimeMs : undefined;
+  return !isAbandonedLock(holder, () => modified);
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { HttpLimits, RunningHttpServer } from '@docs/server';
+import type { HttpLimits, RunningHttpServer, ServerOptions } from '@docs/server';
 import { openStore, verifiedPackagesRecord } from '../context.js';
 import { UsageError } from '../errors.js';
+import { startFollowing } from '../follow/start.js';
 import { modelSpecs } from '../models.js';
 import type { GlobalOptions } from '../options.js';
 
@@ -25,6 +26,11 @@ export interface ServeOptions {
   readonly rerank?: string;
   /** The project whose installed versions a bare name means; the working directory by default. */
   readonly project?: string;
+  /**
+   * false with --no-follow: leave the store as it is when the project's installs change. Else stdio follows the
+   * project, and HTTP the one --project names (see follow/follower.ts).
+   */
+  readonly follow?: boolean;
 }
 
 /**
@@ -67,6 +73,32 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
   };
   const scope = common.libraries ? ` (only ${common.libraries.join(', ')})` : '';
   if (common.libraries) await warnAboutMissing(common.libraries, globals, log);
+  // A shared HTTP server builds for a project only when told which (--project); a stdio server is one project's.
+  const follows = options.follow !== false && (options.http === undefined || options.project !== undefined);
+  const follower = follows
+    ? startFollowing(common.project, globals, {
+        log,
+        onEvent: (event) =>
+          event.kind === 'built' &&
+          log(`built ${event.library} in ${event.seconds.toFixed(1)} s: the project installs it`),
+      })
+    : undefined;
+  try {
+    await serveUntilClosed(options, port, { ...common, ...(follower ? { builds: follower } : {}) }, scope, log);
+  } finally {
+    await follower?.close();
+    await models.close();
+  }
+}
+
+/** Serves over stdio or HTTP (the options say which) until the server is closed. */
+async function serveUntilClosed(
+  options: ServeOptions,
+  port: number | undefined,
+  common: ServerOptions & { readonly project: string },
+  scope: string,
+  log: (line: string) => void,
+): Promise<void> {
   if (options.http === undefined) {
     // The stdio part alone: a host starts this process with each session, and waits for it.
     const stdio = await import('@docs/server/stdio');
@@ -74,9 +106,9 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
     log(`MCP server ready on stdio${scope}`);
     stdio.closeOnSignals(running);
     await running.closed;
-    await models.close();
     return;
   }
+
   const server = await import('@docs/server');
   const token = options.token ?? process.env.DOCS_TOKEN;
   let http: RunningHttpServer;
@@ -99,7 +131,6 @@ export async function serve(options: ServeOptions, globals: GlobalOptions): Prom
   log(`Web page at ${http.pageUrl}, JSON API at ${http.pageUrl}api/`);
   server.closeOnSignals(http);
   await http.closed;
-  await models.close();
 }
 
 /** The HTTP limits the flags set; each one not given keeps its default. */

@@ -4,12 +4,13 @@ import { type BuildProgress, buildPackage } from '@docs/ingest';
 import {
   findProjectDependencies,
   type InstalledDependency,
+  type ProjectDependencies,
   planRepositories,
   type RepositoryStage,
   stageDependencyDocs,
   stageFromRepositories,
 } from '@docs/sources';
-import { formatPackageId, type InstalledPackage, isStoreError, type PackageStore } from '@docs/store';
+import { formatPackageId, type InstalledPackage, isStoreError, type PackageStore, parsePackageSpec } from '@docs/store';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import { interruptible } from '../interruptible.js';
 import type { GlobalOptions } from '../options.js';
@@ -30,6 +31,11 @@ export interface SyncOptions {
   /** Only the workspace packages whose name or path matches. */
   readonly filter?: readonly string[];
   /**
+   * Only these dependencies (`name` or `name@version`): the rest are neither built nor listed as skipped. How a
+   * server following its project builds one library at a time (follow/).
+   */
+  readonly only?: readonly string[];
+  /**
    * Build each dependency from its repository's docs at the installed version's tag; a dependency already built from
    * its package (a plain sync) is built again so, replacing it only when that build succeeds.
    */
@@ -41,6 +47,8 @@ export interface SyncOptions {
   /** Install each dependency's doc package from this npm scope when one is published for its version. */
   readonly scope?: string;
   readonly registry?: string;
+  /** After the sync, follow the project: build what each install changes, until Ctrl-C (sync-watch.ts). */
+  readonly watch?: boolean;
 }
 
 interface Built {
@@ -93,13 +101,16 @@ interface Planned {
  */
 export async function sync(dir: string, options: SyncOptions, globals: GlobalOptions): Promise<void> {
   const project = path.resolve(dir);
-  const found = await findProjectDependencies(project, {
-    dev: options.dev === true,
-    all: options.all === true,
-    indirect: options.all === true,
-    ...(options.venv ? { venv: options.venv } : {}),
-    ...(options.filter ? { filter: options.filter } : {}),
-  });
+  const found = onlyThese(
+    await findProjectDependencies(project, {
+      dev: options.dev === true,
+      all: options.all === true,
+      indirect: options.all === true,
+      ...(options.venv ? { venv: options.venv } : {}),
+      ...(options.filter ? { filter: options.filter } : {}),
+    }),
+    options.only,
+  );
   const store = openStore(globals);
   // A package an earlier docs built in another format is built again, not skipped as "already built".
   const present = new Map(
@@ -300,6 +311,21 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
     `Synced ${project}: ${options.scope ? `${fromRegistry.length} installed from ${options.scope}, ` : ''}` +
       `${built.length} built${origin}, ${skipped.length} skipped, ${failed.length} failed${hint}\n`,
   );
+}
+
+/** The dependencies `only` names (see SyncOptions.only), or every one without it. */
+function onlyThese(found: ProjectDependencies, only: readonly string[] | undefined): ProjectDependencies {
+  if (only === undefined) return found;
+  const wanted = only.map((spec) => parsePackageSpec(spec.trim()));
+  const picked = (name: string, version: string | undefined) =>
+    wanted.some(
+      (w) => w.name.toLowerCase() === name.toLowerCase() && (w.version === undefined || w.version === version),
+    );
+  return {
+    ...found,
+    installed: found.installed.filter((d) => picked(d.name, d.version)),
+    skipped: found.skipped.filter((s) => picked(s.name, s.version)),
+  };
 }
 
 async function plan(

@@ -48,6 +48,13 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
   annotations: READ_ONLY,
   async handler(args, context, call) {
     const projectVersion = await projectVersionOf(context, args.library, args.version);
+    // A version the project installs that the store lacks may be on its way (a server following its project): waited
+    // for a bounded time, else the answer says it is being built.
+    const build =
+      projectVersion && context.builds
+        ? await context.builds.awaitBuild(parsePackageSpec(args.library.trim()).name, projectVersion)
+        : undefined;
+    const building = build?.state === 'building' ? { retryAfterSeconds: build.retryAfterSeconds } : undefined;
     // The search resolves the library, within the server's scope, and words what could not be resolved.
     const response = await getDocs(context.store, args.library, args.topic, {
       ...(args.version === undefined ? {} : { version: args.version }),
@@ -59,10 +66,18 @@ export const getDocsTool: DocsTool<typeof inputSchema, typeof searchOutput> = {
       ...(args.mode ? { mode: args.mode } : {}),
       ...(context.models ? { models: context.models } : {}),
       ...(projectVersion ? { projectVersion } : {}),
+      ...(building ? { projectBuilding: building } : {}),
       ...(args.alternatives?.length ? { alternatives: args.alternatives } : {}),
       ...sentOption(call, args.fresh),
     });
-    const unresolved = unresolvedOf(response);
+    const found = unresolvedOf(response);
+    const unresolved =
+      found && building && projectVersion
+        ? {
+            ...found,
+            message: `${found.message.replace(/\.?$/, '.')} The project installs ${parsePackageSpec(args.library.trim()).name}@${projectVersion}, which is being built now: ask again in about ${building.retryAfterSeconds} seconds.`,
+          }
+        : found;
     if (unresolved) return answer(unresolvedOutput(unresolved), renderUnresolved(unresolved), true);
     return answer(response, renderSearch(response, 'get_docs'));
   },

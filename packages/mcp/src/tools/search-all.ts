@@ -1,4 +1,5 @@
 import { searchAll } from '@docs/search';
+import { parsePackageSpec } from '@docs/store';
 import { z } from 'zod';
 import { type DocsToolContext, servedPackages } from '../context.js';
 import { alternativesInput } from '../phrasings.js';
@@ -65,7 +66,9 @@ export const searchAllTool: DocsTool<typeof inputSchema, typeof searchOutput> = 
     });
     // Nothing installed is an answer (with how to add docs); a library named that is not installed is an error.
     const isError = response.status === 'unknown-library' || response.status === 'unknown-version';
-    return answer(response, isError ? renderUnresolved(response) : renderSearch(response, 'search_all'), isError);
+    if (isError) return answer(response, renderUnresolved(response), true);
+    const noted = withBuildsNote(response, context.builds?.building() ?? []);
+    return answer(noted, renderSearch(noted, 'search_all'));
   },
 };
 
@@ -87,4 +90,27 @@ async function projectVersions(context: DocsToolContext): Promise<Map<string, st
     if (version !== undefined) versions.set(name, version);
   }
   return versions;
+}
+
+/** How many libraries being built a note names before it counts the rest. */
+const NAMED_BUILDS = 5;
+
+/**
+ * The answer, its message saying which of the project's libraries are being built now (a server following its
+ * project): search_all waits for none, so a library answered from another version, or not searched yet, is named.
+ */
+function withBuildsNote<T extends { readonly message: string; readonly searched: readonly string[] }>(
+  response: T,
+  building: readonly string[],
+): T {
+  if (building.length === 0) return response;
+  const searched = new Map(response.searched.map((id) => [parsePackageSpec(id).name.toLowerCase(), id]));
+  const named = building.slice(0, NAMED_BUILDS).map((id) => {
+    const other = searched.get(parsePackageSpec(id).name.toLowerCase());
+    return other && other.toLowerCase() !== id.toLowerCase() ? `${id} (answered from ${other} meanwhile)` : id;
+  });
+  const rest = building.length > NAMED_BUILDS ? `, and ${building.length - NAMED_BUILDS} more` : '';
+  const lead = /[.!?]$/.test(response.message) || response.message === '' ? response.message : `${response.message}.`;
+  const note = `Being built now (the project installs them; ask again shortly): ${named.join(', ')}${rest}.`;
+  return { ...response, message: lead === '' ? note : `${lead} ${note}` };
 }
