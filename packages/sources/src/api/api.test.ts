@@ -85,8 +85,40 @@ export declare const logger: (prefix?: string) => () => void;
     },
     'node_modules/kyso/dist/esm/index.js': 'export {};\n',
     'node_modules/kyso/dist/esm/index.d.ts': "export * from './kysely.js';\n",
-    'node_modules/kyso/dist/esm/kysely.d.ts':
-      '/** The database. */\nexport declare class Kysely {\n    /** Runs the callback in a transaction. */\n    transaction(): TransactionBuilder;\n}\nexport interface TransactionBuilder {}\n',
+    'node_modules/kyso/dist/esm/kysely.d.ts': `/** The database. */
+export declare class Kysely<DB> {
+    /** Runs the callback in a transaction. */
+    transaction(): TransactionBuilder;
+    /** Releases the connections. */
+    destroy(): Promise<void>;
+    /** A copy with a plugin. */
+    withPlugin(plugin: string): Kysely<DB>;
+    /** The schema module. */
+    get schema(): string;
+}
+/** A database inside a transaction. */
+export declare class Transaction<DB> extends Kysely<DB> {
+    /** Runs the callback in a transaction. */
+    transaction(): TransactionBuilder;
+    /** Throws: a transaction is destroyed by committing or rolling back. */
+    destroy(): Promise<void>;
+    /** @override */
+    withPlugin(plugin: string): Transaction<DB>;
+    /** Whether this is a transaction. */
+    get isTransaction(): true;
+}
+export interface TransactionBuilder {}
+/** Options of every builder. */
+export interface BuilderOptions {
+    /** The dialect. */
+    dialect: string;
+}
+/** Options of a transaction builder. */
+export interface TransactionOptions extends BuilderOptions {
+    /** The isolation level. */
+    isolation: string;
+}
+`,
     // A runtime package without types, typed by @types/expressive, which extends a type package of its own.
     'node_modules/expressive/package.json': { name: 'expressive', version: '5.1.0', main: 'index.js' },
     'node_modules/expressive/index.js': 'module.exports = () => {};\n',
@@ -234,6 +266,27 @@ describe('packageApi', () => {
     const root = await allPages('kyso');
     expect(root).toContain('### Kysely.transaction\n\nMethod of `Kysely`');
     expect(root).toContain('Runs the callback in a transaction.');
+  });
+
+  it('documents a member once, where it is declared: a subclass links to what it inherits or repeats unchanged', async () => {
+    const found = await pages('kyso');
+    const subclass = found['api/Transaction.md'] ?? '';
+    expect(subclass.match(/^#{2,3} .*/gm)).toEqual([
+      '## Transaction',
+      '### Transaction.destroy',
+      '### Transaction.isTransaction',
+    ]);
+    // `transaction` repeats its base's comment; `withPlugin` its signature but for the class's own name; `schema` is
+    // not re-declared at all. `destroy` says something of its own.
+    expect(subclass).toContain('Inherits 3 members from [`Kysely`](Kysely.md), documented there.');
+    expect(subclass).toContain('Throws: a transaction is destroyed');
+    expect(found['api/Kysely.md']).toContain('### Kysely.transaction\n\nMethod of `Kysely`');
+    expect(found['api/Kysely.md']).toContain('### Kysely.withPlugin');
+    // An interface extending an exported one.
+    const options = found['api/TransactionOptions.md'] ?? '';
+    expect(options).toContain('### TransactionOptions.isolation');
+    expect(options).not.toContain('### TransactionOptions.dialect');
+    expect(options).toContain('Inherits one member from [`BuilderOptions`](BuilderOptions.md), documented there.');
   });
 
   it('documents a package from its @types package, following the type package that declares the members', async () => {

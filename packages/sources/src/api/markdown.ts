@@ -1,4 +1,5 @@
-import type { ApiSection } from './declarations.js';
+import path from 'node:path';
+import type { ApiSection, Inherited, Place } from './declarations.js';
 
 /** One API page: an export of one entry point with its members, or the entry point's other exports. */
 export interface ApiPage {
@@ -32,9 +33,11 @@ export function apiPages(packageName: string, sections: readonly ApiSection[]): 
   }
   // Page by page, in the order of the exports: an entry point's index page where its first loose export is.
   const pages = new Map<string, { importPath: string; stem: string; sections: ApiSection[] }>();
-  for (const { importPath, exportName, sections: list } of byExport.values()) {
+  const pageOf = new Map<string, string>();
+  for (const [exportKey, { importPath, exportName, sections: list }] of byExport) {
     const own = list.length > 1;
     const key = own ? `${importPath}\0${exportName}` : importPath;
+    pageOf.set(exportKey, key);
     const page = pages.get(key);
     if (page) page.sections.push(...list);
     else pages.set(key, { importPath, stem: own ? exportName : 'index', sections: [...list] });
@@ -46,11 +49,20 @@ export function apiPages(packageName: string, sections: readonly ApiSection[]): 
   const named = new Map<string, string>();
   for (const [key, page] of pages)
     if (page.stem === 'index') named.set(key, uniqueFile(files, folderOf(page.importPath), 'index'));
-  return [...pages].map(([key, { importPath, stem, sections: list }]) => ({
-    file: named.get(key) ?? uniqueFile(files, folderOf(importPath), stem),
-    importPath,
-    markdown: `${[`# ${importPath} API`, ...list.map(sectionMarkdown)].join('\n\n')}\n`,
-  }));
+  for (const [key, page] of pages) {
+    if (!named.has(key)) named.set(key, uniqueFile(files, folderOf(page.importPath), page.stem));
+  }
+  // Where a place is documented, as a link from `from`: the page of its export, relative, as docs sites link.
+  const linkTo = (from: string, place: Place) => {
+    const key = pageOf.get(`${place.importPath}\0${place.exportName}`);
+    const file = key === undefined ? undefined : named.get(key);
+    return file === undefined ? undefined : path.posix.relative(path.posix.dirname(from), file);
+  };
+  return [...pages].map(([key, { importPath, sections: list }]) => {
+    const file = named.get(key) ?? folderOf(importPath);
+    const body = list.map((section) => sectionMarkdown(section, (place) => linkTo(file, place)));
+    return { file, importPath, markdown: `${[`# ${importPath} API`, ...body].join('\n\n')}\n` };
+  });
 }
 
 /** A file name for an export, unique in the package even where names differ only in case or in characters dropped. */
@@ -62,7 +74,7 @@ function uniqueFile(taken: Set<string>, folder: string, exportName: string): str
   return file;
 }
 
-function sectionMarkdown(section: ApiSection): string {
+function sectionMarkdown(section: ApiSection, linkTo: (place: Place) => string | undefined): string {
   const level = section.owner !== undefined || section.name.includes('.') ? '###' : '##';
   const reach =
     section.owner === undefined
@@ -82,10 +94,22 @@ function sectionMarkdown(section: ApiSection): string {
     else if (LABELLED.has(tag.name) && tag.text !== '') parts.push(`${capitalised(tag.name)}: ${links(tag.text)}`);
   }
   if (section.signatures.length > 0) parts.push(['```ts', ...section.signatures, '```'].join('\n'));
+  for (const from of section.inherited ?? []) parts.push(inheritedLine(from, linkTo(from)));
   for (const tag of section.tags) {
     if (tag.name === 'example' && tag.text !== '') parts.push(example(tag.text));
   }
   return parts.join('\n\n');
+}
+
+/**
+ * What a class or interface inherits from one export: how many members, and a link to where they are documented.
+ * Not their names: a list of thirty names on each of forty subclasses matches every question about any of them
+ * (measured in docs/ranking.md, "Inherited members").
+ */
+function inheritedLine(from: Inherited, link: string | undefined): string {
+  const where = link === undefined ? `\`${from.exportName}\`` : `[\`${from.exportName}\`](${link})`;
+  const count = from.members.length === 1 ? 'one member' : `${from.members.length} members`;
+  return `Inherits ${count} from ${where}, documented there.`;
 }
 
 // Tags listed as `- name: text`, one line per name.
