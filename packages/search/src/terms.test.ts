@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { isHistoryPage, isOtherVersionPage } from './history.js';
+import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from './history.js';
 import { synonymsOf } from './synonyms.js';
 import { isIdentifier, termAlternatives } from './terms.js';
 
@@ -62,4 +62,14 @@ test.each([
   ['api/v4/email.md', undefined, false],
 ] as const)('isOtherVersionPage(%s, %s) = %s', (path, major, expected) => {
   expect(isOtherVersionPage(path, major)).toBe(expected);
+});
+
+test.each([
+  ['api/other-entry-points/node/index.md', true],
+  ['api/other-entry-points/v4/core/ZodType.md', true],
+  ['api/node/index.md', false],
+  ['guide/other-entry-points/index.md', false],
+  ['other-entry-points.md', false],
+])('isOtherEntryPointPage(%s) = %s', (path, expected) => {
+  expect(isOtherEntryPointPage(path)).toBe(expected);
 });

@@ -26,6 +26,8 @@ export type StageResult =
 
 const README = /^readme(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$/i;
 const PACKAGE_DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
+// The docs folder's markdown read to tell which entry points its examples import: a bound on the bytes held.
+const MAX_DOCS_TEXT = 8 * 1024 * 1024;
 
 /**
  * Gathers what an installed dependency ships as documentation into a
@@ -106,30 +108,44 @@ async function stageNpm(
   types: { types: boolean; maxFiles: number; maxBytes: number },
 ): Promise<Staged> {
   const staged: string[] = [];
+  // What the package's own docs say, for which of its entry points they show a user importing.
+  const docsText: string[] = [];
   const entries = await readdir(dependency.dir, { withFileTypes: true });
   const readme = entries.find((e) => e.isFile() && README.test(e.name));
   if (readme) {
     const target = path.extname(readme.name) === '' ? 'README.md' : readme.name;
     const source = path.join(dependency.dir, readme.name);
     // A markdown README is cleaned of its front page's badges and HTML (readme.ts); MDX, rst and others are copied.
-    if (/\.(?:md|markdown)$/i.test(target))
-      await writeFile(path.join(dir, target), cleanReadme(await readFile(source, 'utf8')));
+    const text = await readFile(source, 'utf8');
+    docsText.push(text);
+    if (/\.(?:md|markdown)$/i.test(target)) await writeFile(path.join(dir, target), cleanReadme(text));
     else await copyFile(source, path.join(dir, target));
     staged.push(target);
   }
   for (const folder of PACKAGE_DOCS_FOLDERS) {
     const source = path.join(dependency.dir, folder);
     if (!(await stat(source).catch(() => undefined))?.isDirectory()) continue;
+    let docsBytes = 0;
     for (const file of await findDocFiles(source)) {
       const target = path.join(dir, folder, ...file.relativePath.split('/'));
       await mkdir(path.dirname(target), { recursive: true });
       await copyFile(file.absolutePath, target);
       staged.push(`${folder}/${file.relativePath}`);
+      if (docsBytes < MAX_DOCS_TEXT && /\.(?:md|mdx|markdown)$/i.test(file.relativePath)) {
+        const text = await readFile(file.absolutePath, 'utf8');
+        docsBytes += text.length;
+        docsText.push(text);
+      }
     }
     break;
   }
   if (types.types) {
-    const api = await packageApi(dependency, dependency.types, { maxFiles: types.maxFiles, maxBytes: types.maxBytes });
+    const api = await packageApi(
+      dependency,
+      dependency.types,
+      { maxFiles: types.maxFiles, maxBytes: types.maxBytes },
+      docsText.join('\n'),
+    );
     await writePages(dir, api.pages);
     staged.push(...api.pages.map((page) => page.file));
     return { files: staged, fromTypes: api.fromTypes, warnings: api.warnings };

@@ -160,6 +160,9 @@ export interface Response {
         './v4': { types: './v4/index.d.cts', require: './v4/index.cjs' },
       },
     },
+    // Its docs folder shows `dual/v4` imported; its README only the root.
+    'node_modules/dual/README.md': "# Dual\n\n```ts\nimport { z } from 'dual'\n```\n",
+    'node_modules/dual/docs/v4.md': "# Version 4\n\n```ts\nimport { z } from 'dual/v4'\n```\n",
     'node_modules/dual/index.d.cts':
       'import * as z from "./v3/external.cjs";\nexport * from "./v3/external.cjs";\nexport { z };\nexport default z;\n',
     'node_modules/dual/v3/external.d.cts':
@@ -211,8 +214,15 @@ afterAll(async () => {
 
 const folder = (name: string) => ({ name, dir: path.join(project, 'node_modules', ...name.split('/')) });
 
-async function pages(name: string, types?: string) {
-  const api = await packageApi(folder(name), types ? folder(types) : undefined, limits);
+// What each package's README shows a user importing: the entry points whose pages are not set apart.
+const readmes: Record<string, string> = {
+  webby: "import { logger } from 'webby/logger'",
+  dual: 'Zod 4 is at `dual/v4`.',
+  legacy: 'const { extra } = require("legacy/extra")',
+};
+
+async function pages(name: string, types?: string, docsText = readmes[name] ?? '') {
+  const api = await packageApi(folder(name), types ? folder(types) : undefined, limits, docsText);
   return Object.fromEntries(api.pages.map((page) => [page.file, page.markdown]));
 }
 
@@ -260,6 +270,24 @@ describe('packageApi', () => {
     ]);
     expect(root).toContain('```ts\nall(path: string): this;\nall(path: string, handler: () => void): this;\n```');
     expect(root).toContain('Deprecated: Use `App` instead.');
+  });
+
+  it('sets apart the pages of an entry point the docs never import, as one for tools and integrations', async () => {
+    const found = await pages('webby', undefined, "import { App } from 'webby'\n\nSee webby/logger for logging.");
+    expect(Object.keys(found)).toEqual([
+      'api/App.md',
+      'api/index.md',
+      'api/Context.md',
+      'api/other-entry-points/logger/index.md',
+    ]);
+    expect(found['api/other-entry-points/logger/index.md']).toMatch(/^# webby\/logger API\n/);
+    // The root is the entry a user imports, whatever the docs say.
+    expect(Object.keys(await pages('dual', undefined, ''))).toEqual([
+      'api/index.md',
+      'api/ZodString.md',
+      'api/other-entry-points/v4/ZodString.md',
+      'api/other-entry-points/v4/index.md',
+    ]);
   });
 
   it('reads the declarations beside the JS file when the package names none', async () => {
@@ -342,6 +370,21 @@ describe('packageApi', () => {
   it('stops at the limits with a warning', async () => {
     const api = await packageApi(folder('webby'), undefined, { maxFiles: 2, maxBytes: limits.maxBytes });
     expect(api.warnings).toEqual(['the API page stops at 2 declaration files or 16777216 bytes']);
+  });
+});
+
+describe('the entry points a package shows', () => {
+  it('reads which subpaths the README and docs folder import when staging', async () => {
+    const found = await findProjectDependencies(project, { dev: true });
+    const dual = found.installed.find((d) => d.name === 'dual');
+    if (!dual) throw new Error('dual not found');
+    const staged = await stageDependencyDocs(dual);
+    if (!staged.ok) throw new Error(staged.error);
+    try {
+      expect(await readFile(path.join(staged.value.root, 'api/v4/ZodString.md'), 'utf8')).toMatch(/^# dual\/v4 API/);
+    } finally {
+      await staged.value.dispose();
+    }
   });
 });
 

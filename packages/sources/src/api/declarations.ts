@@ -69,6 +69,7 @@ export function apiSections(
   ts: typeof TypeScript,
   program: TypeScript.Program,
   entries: readonly EntryPoint[],
+  isOwnFile: (fileName: string) => boolean = () => true,
 ): ApiSection[] {
   const checker = program.getTypeChecker();
   const modules = entries.flatMap((entry) => {
@@ -130,7 +131,7 @@ export function apiSections(
   });
 
   const sections: ApiSection[] = [];
-  const walker = new Walker(ts, checker, claimed, places);
+  const walker = new Walker(ts, checker, claimed, places, isOwnFile);
   for (const { entry, binding, whole, items } of plans) {
     if (whole !== undefined) {
       const importLine = `import ${binding} from '${entry.importPath}'`;
@@ -154,6 +155,7 @@ class Walker {
     private readonly checker: TypeScript.TypeChecker,
     private readonly claimed: ReadonlyMap<TypeScript.Symbol, string>,
     private readonly places: ReadonlyMap<TypeScript.Symbol, Place>,
+    private readonly isOwnFile: (fileName: string) => boolean,
   ) {}
 
   /** An export: its own section, then its members' (class, interface, namespace). */
@@ -162,6 +164,26 @@ class Walker {
     const comment = this.comment(symbol);
     if (comment === undefined) return [];
     const declarations = symbol.declarations ?? [];
+    // A module (`import * as vite from 'vite'; export { vite as Vite }`), perhaps with augmentations beside it.
+    const module = declarations.find((d): d is TypeScript.SourceFile => ts.isSourceFile(d));
+    if (module !== undefined && !this.isOwnFile(module.fileName)) {
+      // Another package's whole API (`Vite` in `vitest/node`) is that package's to document: named here, its members
+      // left to it, or its hundreds of sections answer this package's questions.
+      const count = this.checker.getExportsOfModule(symbol).filter((m) => !m.getName().startsWith('_')).length;
+      const other = packageOf(module.fileName);
+      const where = other === undefined ? 'another package' : `\`${other}\``;
+      return [
+        {
+          importPath,
+          name,
+          kind: 'namespace',
+          importLine,
+          signatures: [],
+          doc: `The namespace of ${where}'s ${count} exports, re-exported: \`${name}.<export>\` reaches each of them, documented with ${other === undefined ? 'that package' : where}.`,
+          tags: [],
+        },
+      ];
+    }
     if (declarations.length === 1 && ts.isSourceFile(declarations[0] as TypeScript.Node)) {
       // `export * as z from './x'` (or import + export): a namespace of another module's exports.
       const members = this.checker.getExportsOfModule(symbol).filter((m) => !m.getName().startsWith('_'));
@@ -343,6 +365,15 @@ class Walker {
     if (tags.some((tag) => HIDDEN_TAGS.has(tag.name))) return undefined;
     return { doc: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(), tags };
   }
+}
+
+/** The npm package a declaration file belongs to: `vite` for `…/node_modules/vite/dist/node/index.d.ts`. */
+function packageOf(fileName: string): string | undefined {
+  const parts = fileName.split(/[\\/]/);
+  const at = parts.lastIndexOf('node_modules');
+  const first = at < 0 ? undefined : parts[at + 1];
+  if (first === undefined) return undefined;
+  return first.startsWith('@') && parts[at + 2] !== undefined ? `${first}/${parts[at + 2]}` : first;
 }
 
 /** The class, interface or namespace a member's declaration sits in. */

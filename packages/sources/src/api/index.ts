@@ -4,6 +4,7 @@ import type TypeScript from 'typescript';
 import { resolvePackageFolder } from '../dependencies.js';
 import { apiSections } from './declarations.js';
 import { type PackageFolder, resolveEntryPoints } from './entry-points.js';
+import { isShownEntryPoint } from './entry-roles.js';
 import { type ApiPage, apiPages } from './markdown.js';
 
 export type { PackageFolder } from './entry-points.js';
@@ -31,12 +32,15 @@ export interface ApiDocs {
  * program reads declaration files of the package, of its types package and of
  * the packages either depends on (where `vitest` re-exports `@vitest/expect`,
  * or `@types/express` extends `@types/express-serve-static-core`), nothing
- * else and nothing outside them, within `limits`.
+ * else and nothing outside them, within `limits`. An entry point `docsText`
+ * (the package's README and docs) never imports has its pages apart, under
+ * `api/other-entry-points/` (see `isShownEntryPoint`).
  */
 export async function packageApi(
   runtime: PackageFolder,
   types: PackageFolder | undefined,
   limits: ApiLimits,
+  docsText = '',
 ): Promise<ApiDocs> {
   const ts = (await import('typescript')).default;
   const manifest = await readManifest(runtime.dir);
@@ -59,8 +63,15 @@ export async function packageApi(
     options,
     host: boundedHost(ts, options, readable, limits, (warning) => warnings.push(warning)),
   });
-  const sections = apiSections(ts, program, entries);
-  const pages = apiPages(runtime.name, sections);
+  // The package's own declarations, and its types package's: a namespace made of another package's module is that
+  // package's API.
+  const own = [runtime.dir, ...(types ? [types.dir] : [])].map((dir) => `${dir}${path.sep}`);
+  const isOwnFile = (file: string) => {
+    const real = ts.sys.realpath?.(file) ?? file;
+    return own.some((dir) => real.startsWith(dir));
+  };
+  const sections = apiSections(ts, program, entries, isOwnFile);
+  const pages = apiPages(runtime.name, sections, (importPath) => isShownEntryPoint(importPath, runtime.name, docsText));
   const typed = new Set(entries.filter((entry) => entry.fromTypes).map((entry) => entry.importPath));
   return { pages, fromTypes: pages.some((page) => typed.has(page.importPath)), warnings: [...new Set(warnings)] };
 }

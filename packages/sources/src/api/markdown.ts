@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ApiSection, Inherited, Place } from './declarations.js';
+import { OTHER_ENTRY_POINTS } from './entry-roles.js';
 
 /** One API page: an export of one entry point with its members, or the entry point's other exports. */
 export interface ApiPage {
@@ -14,7 +15,10 @@ export interface ApiPage {
  * api-extractor): a class, interface or namespace with members gets a page of
  * its own, the unit a reader opens and a search tells apart, and an entry
  * point's other exports (functions, variables, types) share its index page
- * (`api/index.md`, `api/v4/index.md`). Each page is titled by its entry point
+ * (`api/index.md`, `api/v4/index.md`); an entry point `isShown` says the
+ * package's docs never import has its pages under `api/other-entry-points/`
+ * (`api/other-entry-points/node/index.md` for `vitest/node`), which a search
+ * weighs less. Each page is titled by its entry point
  * (`# zod/v4 API`) and holds a `##` section per export and a `###` per member,
  * each opening with how to import it, then the comment (a deprecation first),
  * the parameters and return value, the signatures in a `ts` fence (overloads
@@ -23,7 +27,11 @@ export interface ApiPage {
  * @example
  * apiPages('zod', sections).map((p) => p.file); // → ['api/index.md', 'api/ZodString.md', 'api/v4/index.md', …]
  */
-export function apiPages(packageName: string, sections: readonly ApiSection[]): ApiPage[] {
+export function apiPages(
+  packageName: string,
+  sections: readonly ApiSection[],
+  isShown: (importPath: string) => boolean = () => true,
+): ApiPage[] {
   const byExport = new Map<string, { importPath: string; exportName: string; sections: ApiSection[] }>();
   for (const section of sections) {
     const key = `${section.importPath}\0${section.exportName}`;
@@ -45,7 +53,9 @@ export function apiPages(packageName: string, sections: readonly ApiSection[]): 
   // Index pages take their names first, so an export called `index` is the one renamed.
   const files = new Set<string>();
   const folderOf = (importPath: string) =>
-    importPath === packageName ? 'api' : `api/${importPath.slice(packageName.length + 1)}`;
+    importPath === packageName
+      ? 'api'
+      : `api/${isShown(importPath) ? '' : `${OTHER_ENTRY_POINTS}/`}${importPath.slice(packageName.length + 1)}`;
   const named = new Map<string, string>();
   for (const [key, page] of pages)
     if (page.stem === 'index') named.set(key, uniqueFile(files, folderOf(page.importPath), 'index'));
