@@ -144,7 +144,7 @@ async function stageNpm(
       dependency,
       dependency.types,
       { maxFiles: types.maxFiles, maxBytes: types.maxBytes },
-      docsText.join('\n'),
+      docsText,
     );
     await writePages(dir, api.pages);
     staged.push(...api.pages.map((page) => page.file));

@@ -161,7 +161,8 @@ export interface Response {
       },
     },
     // Its docs folder shows `dual/v4` imported; its README only the root.
-    'node_modules/dual/README.md': "# Dual\n\n```ts\nimport { z } from 'dual'\n```\n",
+    'node_modules/dual/README.md':
+      "# Dual\n\n```ts\nimport { z } from 'dual'\n```\n\nMake a schema for text:\n\n```ts\nconst s = z.string()\n```\n",
     'node_modules/dual/docs/v4.md': "# Version 4\n\n```ts\nimport { z } from 'dual/v4'\n```\n",
     'node_modules/dual/index.d.cts':
       'import * as z from "./v3/external.cjs";\nexport * from "./v3/external.cjs";\nexport { z };\nexport default z;\n',
@@ -222,7 +223,7 @@ const readmes: Record<string, string> = {
 };
 
 async function pages(name: string, types?: string, docsText = readmes[name] ?? '') {
-  const api = await packageApi(folder(name), types ? folder(types) : undefined, limits, docsText);
+  const api = await packageApi(folder(name), types ? folder(types) : undefined, limits, [docsText]);
   return Object.fromEntries(api.pages.map((page) => [page.file, page.markdown]));
 }
 
@@ -374,7 +375,7 @@ describe('packageApi', () => {
 });
 
 describe('the entry points a package shows', () => {
-  it('reads which subpaths the README and docs folder import when staging', async () => {
+  it('reads which subpaths the README and docs folder import, and what their examples do, when staging', async () => {
     const found = await findProjectDependencies(project, { dev: true });
     const dual = found.installed.find((d) => d.name === 'dual');
     if (!dual) throw new Error('dual not found');
@@ -382,6 +383,10 @@ describe('the entry points a package shows', () => {
     if (!staged.ok) throw new Error(staged.error);
     try {
       expect(await readFile(path.join(staged.value.root, 'api/v4/ZodString.md'), 'utf8')).toMatch(/^# dual\/v4 API/);
+      // The README's paragraph before an example calling `string()` lends its words to that API's section.
+      expect(await readFile(path.join(staged.value.root, 'api/index.md'), 'utf8')).toContain(
+        "## string\n\n`import { string } from 'dual'` · function\n\nIn the docs: Make a schema for text:",
+      );
     } finally {
       await staged.value.dispose();
     }

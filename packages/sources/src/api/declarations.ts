@@ -27,6 +27,8 @@ interface Declared {
   readonly tags: readonly { readonly name: string; readonly text: string }[];
   /** The other names the entry point exports it under (`infer` beside `TypeOf`): users write those too. */
   readonly aliases?: readonly string[];
+  /** Passages of the package's README or docs that name it (`mentions.ts`). */
+  readonly mentions?: readonly string[];
   /** Of a class or interface: the members it inherits from exported ones, documented there, by where. */
   readonly inherited?: readonly Inherited[];
 }

@@ -6,6 +6,7 @@ import { apiSections } from './declarations.js';
 import { type PackageFolder, resolveEntryPoints } from './entry-points.js';
 import { isShownEntryPoint } from './entry-roles.js';
 import { type ApiPage, apiPages } from './markdown.js';
+import { docsMentions } from './mentions.js';
 
 export type { PackageFolder } from './entry-points.js';
 export type { ApiPage } from './markdown.js';
@@ -32,15 +33,16 @@ export interface ApiDocs {
  * program reads declaration files of the package, of its types package and of
  * the packages either depends on (where `vitest` re-exports `@vitest/expect`,
  * or `@types/express` extends `@types/express-serve-static-core`), nothing
- * else and nothing outside them, within `limits`. An entry point `docsText`
- * (the package's README and docs) never imports has its pages apart, under
- * `api/other-entry-points/` (see `isShownEntryPoint`).
+ * else and nothing outside them, within `limits`. `docs` are the package's
+ * README and docs folder's markdown: an entry point they never import has its
+ * pages apart, under `api/other-entry-points/` (see `isShownEntryPoint`), and
+ * their paragraphs naming an API are quoted in its section (see `docsMentions`).
  */
 export async function packageApi(
   runtime: PackageFolder,
   types: PackageFolder | undefined,
   limits: ApiLimits,
-  docsText = '',
+  docs: readonly string[] = [],
 ): Promise<ApiDocs> {
   const ts = (await import('typescript')).default;
   const manifest = await readManifest(runtime.dir);
@@ -70,7 +72,14 @@ export async function packageApi(
     const real = ts.sys.realpath?.(file) ?? file;
     return own.some((dir) => real.startsWith(dir));
   };
-  const sections = apiSections(ts, program, entries, isOwnFile);
+  const declared = apiSections(ts, program, entries, isOwnFile);
+  // The docs' paragraphs that name an API lend it their words.
+  const mentions = docsMentions(ts, docs, declared);
+  const sections = declared.map((section, i) => {
+    const lent = mentions.get(i);
+    return lent === undefined ? section : { ...section, mentions: lent };
+  });
+  const docsText = docs.join('\n');
   const pages = apiPages(runtime.name, sections, (importPath) => isShownEntryPoint(importPath, runtime.name, docsText));
   const typed = new Set(entries.filter((entry) => entry.fromTypes).map((entry) => entry.importPath));
   return { pages, fromTypes: pages.some((page) => typed.has(page.importPath)), warnings: [...new Set(warnings)] };

@@ -97,6 +97,7 @@ function sectionMarkdown(section: ApiSection, linkTo: (place: Place) => string |
   const deprecated = section.tags.find((tag) => tag.name === 'deprecated');
   if (deprecated) parts.push(`Deprecated${deprecated.text ? `: ${links(deprecated.text)}` : '.'}`);
   if (section.doc !== '') parts.push(links(section.doc));
+  for (const passage of section.mentions ?? []) parts.push(`In the docs: ${passage}`);
   const listed = section.tags.filter((tag) => LISTED.has(tag.name));
   if (listed.length > 0) parts.push(listed.map(listItem).join('\n'));
   for (const tag of section.tags) {
