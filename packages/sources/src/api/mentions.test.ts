@@ -51,3 +51,18 @@ describe('docsMentions', () => {
     expect(cut).toMatch(/input\.$/);
   });
 });
+
+describe('docsMentions, by the language of the example', () => {
+  it.each([
+    ['ts', 1],
+    ['js', 1],
+    ['javascript', 1],
+    ['tsx title="app.tsx"', 1],
+    ['', 1],
+    ['sh', 0],
+    ['python', 0],
+  ])('a ```%s block lends %i passage', (info, count) => {
+    const docs = [`Answer missing routes:\n\n\`\`\`${info}\napp.notFound(f)\n\`\`\`\n`];
+    expect(docsMentions(ts, docs, apis).get(1)?.length ?? 0).toBe(count);
+  });
+});

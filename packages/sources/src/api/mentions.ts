@@ -84,13 +84,20 @@ export function docsMentions(
     for (const [i, token] of tokens.entries()) {
       if (token.type === 'inline' && tokens[i - 1]?.type === 'paragraph_open') {
         previous = { prose: text(token), end: i + 1 };
-      } else if (token.type === 'fence' && previous !== undefined && previous.end === i - 1) {
+      } else if (token.type === 'fence' && isScript(token.info) && previous !== undefined && previous.end === i - 1) {
         // The paragraph right before an example says what the example does.
         lend(previous.prose, calledIn(ts, token.content));
       }
     }
   }
   return lent;
+}
+
+// Code blocks in JavaScript or TypeScript, or unlabelled: a shell session's or another language's calls are not this API's.
+const SCRIPT = /^(?:|[cm]?[jt]sx?|javascript|typescript|node)$/i;
+
+function isScript(info: string): boolean {
+  return SCRIPT.test(info.trim().split(/\s+/)[0] ?? '');
 }
 
 /** A paragraph's text, its code spans in backticks. */
