@@ -20,8 +20,10 @@ const bundled = new Set(['./commands/search.js', './commands/read.js', './comman
 /**
  * The packages inlined: what the query commands run. Any other import stays an import from node_modules (native
  * better-sqlite3, the optional @huggingface/transformers, @docs/ingest and @docs/server, the registry clients).
+ * smol-toml reads a Cargo.lock for the version a bare crate name means, and resolves only from @docs/sources.
  */
-const inlined = /^(@docs\/(search|store|sources|rank|errors)|commander|zod|semver|env-paths|is-safe-filename)(\/|$)/;
+const inlined =
+  /^(@docs\/(search|store|sources|rank|errors)|commander|zod|semver|env-paths|is-safe-filename|smol-toml)(\/|$)/;
 /** Native, or optional and loaded on demand: never inlined, in any bundle. */
 const native = /^(better-sqlite3|sqlite-vec|@huggingface\/transformers)(\/|$)/;
 /** Imported on first use only, each an ES module of its own beside the bundle, by the name here. */

@@ -134,8 +134,13 @@ function program(): Command {
 
   command('sync')
     .description('build a package for each installed dependency of a project, at its installed version')
-    .argument('[dir]', 'the project folder (package.json and node_modules, or a Python .venv)', '.')
-    .option('--dev', 'include devDependencies')
+    .argument(
+      '[dir]',
+      'the project folder (package.json and node_modules, a Python .venv, a go.mod or go.work, or Cargo.toml and Cargo.lock)',
+      '.',
+    )
+    .option('--dev', 'include devDependencies (Rust: dev-dependencies)')
+    .option('--all', "Go: also the go.mod requirements marked '// indirect'")
     .option('--no-types', 'leave out the API page written from the JSDoc of type declarations')
     .option('--save <dir>', 'also write each package file into this folder to share them')
     .option(

@@ -23,7 +23,7 @@ const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../cli/dist/bin.cjs', import.meta.url));
 
 export interface ProjectOptions {
-  /** The project folder: a package.json with its dependencies installed in node_modules. */
+  /** The project folder: a package.json with its dependencies installed in node_modules, a Go module (go.mod), or a Cargo project. */
   readonly project: string;
   /** The questions file (JSON lines); default `<project>/questions.jsonl`. */
   readonly questions?: string;
@@ -39,7 +39,15 @@ export interface ProjectOptions {
 
 /** What `docs sync --json` reports, as far as the evaluation reads it. */
 interface SyncReport {
-  readonly built: ReadonlyArray<{ library: string; documents: number; chunks: number; tokens: number; bytes: number }>;
+  readonly built: ReadonlyArray<{
+    library: string;
+    documents: number;
+    chunks: number;
+    tokens: number;
+    bytes: number;
+    /** What the build left out, and why (an API page cut at its limits, a part of the docs that failed). */
+    warnings?: readonly string[];
+  }>;
   readonly skipped: ReadonlyArray<{ library: string; reason: string }>;
   readonly failed: ReadonlyArray<{ library: string; reason: string }>;
 }
@@ -58,11 +66,21 @@ interface Answered extends Scored {
  */
 export async function runProject(options: ProjectOptions): Promise<number> {
   const project = path.resolve(options.project);
-  if (!existsSync(path.join(project, 'package.json'))) {
-    process.stderr.write(`eval: ${project} has no package.json: --project names a project folder\n`);
+  // A Go module's requirements are in the module cache (sync skips one not downloaded, saying how to download it); a
+  // Rust project's crates are read where Cargo fetched them (sync names any not fetched: run `cargo fetch`).
+  const goModule = existsSync(path.join(project, 'go.mod'));
+  const cargo = existsSync(path.join(project, 'Cargo.toml'));
+  if (!goModule && !cargo && !existsSync(path.join(project, 'package.json'))) {
+    process.stderr.write(
+      `eval: ${project} has no package.json, go.mod or Cargo.toml: --project names a project folder\n`,
+    );
     return 2;
   }
-  if (!existsSync(path.join(project, 'node_modules'))) {
+  if (cargo && !existsSync(path.join(project, 'Cargo.lock'))) {
+    process.stderr.write(`eval: ${project} has no Cargo.lock: the evaluation needs the versions it pins\n`);
+    return 2;
+  }
+  if (!goModule && !cargo && !existsSync(path.join(project, 'node_modules'))) {
     process.stderr.write(
       `eval: ${project} has no node_modules: run \`npm ci --ignore-scripts\` in it first (it needs the npm registry)\n`,
     );
@@ -164,6 +182,7 @@ function printSync(version: string, seconds: number, report: SyncReport): void {
       (b) =>
         `  ${b.library.padEnd(36)} ${String(b.documents).padStart(4)} documents ${String(b.chunks).padStart(6)} sections ${b.tokens.toLocaleString('en').padStart(10)} tokens`,
     ),
+    ...report.built.flatMap((b) => (b.warnings ?? []).map((w) => `  warning ${b.library}: ${w}`)),
     ...report.skipped.map((s) => `  skipped ${s.library}: ${s.reason}`),
     ...report.failed.map((s) => `  FAILED ${s.library}: ${s.reason}`),
   ];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { MarkdownIt, default as MarkdownItClass, Token } from 'markdown-it';
 import { type CodeFence, isFenceClose, matchFenceOpen } from './fence.js';
 import { splitFrontMatter } from './front-matter.js';
+import { withoutHeadingAttributes } from './heading-attributes.js';
 import { stripMdx } from './mdx.js';
 import { isBlank, joinTexts, sliceContent } from './section-content.js';
 import { type Block, sectionSplitter } from './split-section.js';
@@ -90,7 +91,6 @@ function markdownParser(): MarkdownIt {
 
 const DEFAULT_MAX_SECTION_TOKENS = 800;
 const DEFAULT_MAX_PIECE_CHARS = 1_000_000;
-const HEADING_ANCHOR = /\s*\{\s*#[^}]*\}\s*$/;
 const HTML_TAG = /<[^>]*>/g;
 const WHITESPACE = /\s+/g;
 const ATX_HEADING_LINE = /^#{1,6}(?:[ \t]|$)/;
@@ -277,7 +277,7 @@ function plainText(tokens: readonly Token[], from: number, to: number): string {
   return text.replace(WHITESPACE, ' ').trim();
 }
 
-function inlineText(children: readonly Token[] | null): string {
+function inlineText(children: readonly Token[] | null, images = true): string {
   if (children === null) return '';
   let text = '';
   for (const child of children) {
@@ -293,7 +293,7 @@ function inlineText(children: readonly Token[] | null): string {
         break;
       case 'image':
         // The alt text is what the image says in words; the URL is noise.
-        text += inlineText(child.children);
+        if (images) text += inlineText(child.children);
         break;
       default:
         // link_open/close, emphasis marks, html_inline: markup only.
@@ -303,9 +303,21 @@ function inlineText(children: readonly Token[] | null): string {
   return text;
 }
 
+/**
+ * A heading's words: its text and code, with the attribute block it may end with removed (a setext heading keeps
+ * one that stripMdx, which sees lines, cannot tell from prose). An image's alt text counts only in a heading with no
+ * other words: `# uuid [![CI](…)](…) [![Browser](…)](…)` is titled `uuid`, not `uuid CI Browser`, where a heading that
+ * is only a logo (`# ![Fastify](logo.png)`) is still named by it.
+ */
 function headingText(inline: Token | undefined): string {
   if (inline === undefined || inline.type !== 'inline') return '';
-  return inlineText(inline.children).replace(HEADING_ANCHOR, '').replace(WHITESPACE, ' ').trim();
+  const children = inline.children ?? [];
+  const last = children.at(-1);
+  // Only trailing text is stripped: `{#id}` inside a code span is an example, not an attribute.
+  const tidy = (text: string) =>
+    (last?.type === 'text' ? withoutHeadingAttributes(text) : text).replace(WHITESPACE, ' ').trim();
+  const words = tidy(inlineText(children, false));
+  return /[\p{L}\p{N}]/u.test(words) ? words : tidy(inlineText(children, true));
 }
 
 /**

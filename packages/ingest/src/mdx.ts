@@ -1,4 +1,5 @@
 import { type CodeFence, isFenceClose, matchFenceOpen } from './fence.js';
+import { headingLineWithoutAttributes } from './heading-attributes.js';
 
 // MDX ESM must start at column 0. The patterns require real ESM shape so that
 // prose starting with the word "import" in a .md file is left alone.
@@ -88,7 +89,9 @@ interface TagEnd extends Position {
  * - `{/* … *\/}` MDX comments, `<!-- … -->` HTML comments, and the bodies of
  *   `<script>` / `<style>` elements;
  * - container markers (`::: tip`, `:::info[Title]`, `:::`, `/// note | Title`,
- *   `///`): the marker goes, a title is kept as a line of text.
+ *   `///`): the marker goes, a title is kept as a line of text;
+ * - the attribute block an ATX heading ends with (`## Title {#id}`,
+ *   `{.class #id}`, `{: #id }`; see heading-attributes.ts).
  *
  * Applied to .md as well as .mdx: VitePress and Docusaurus .md pages use
  * components and containers too, and in plain markdown the same tags are
@@ -126,7 +129,10 @@ export function stripMdx(source: string): string {
     }
     const container = replaceContainerMarker(line);
     if (container !== null) lines[i] = container;
+    const at = out.length;
     i = stripInline(lines, i, out);
+    // A heading's `{#id}` once its tags are gone (`## x <Badge>beta</Badge> {#x}`); one line in, one line out.
+    if (out.length === at + 1) out[at] = headingLineWithoutAttributes(out[at] as string);
   }
   return out.join('\n');
 }

@@ -27,7 +27,8 @@ const GROUPS: readonly (readonly string[])[] = [
   ['ws', 'websocket', 'websockets'],
   ['sse', 'server-sent'],
   // The same act in other words.
-  ['print', 'log', 'logs', 'logging'],
+  // With its inflections: docs say "pretty-printed" where a question says "pretty print".
+  ['print', 'prints', 'printed', 'printing', 'log', 'logs', 'logging'],
   ['every', 'all'],
   ['statement', 'statements', 'query', 'queries'],
   ['except', 'exclude', 'excluding', 'excludes', 'excluded'],

@@ -20,7 +20,9 @@ test.each([
   ['httpx.connecttimeout', ['httpx.connecttimeout', 'connecttimeout']],
   ['vi.fn', 'vi.fn'],
   ['timers', 'timers'],
-  ['print', ['print', 'log', 'logs', 'logging']],
+  ['print', ['print', 'prints', 'printed', 'printing', 'log', 'logs', 'logging']],
+  // Docs say "pretty-printed" where a question says "pretty print" (serde_json's to_string_pretty).
+  ['printed', ['printed', 'print', 'prints', 'printing', 'log', 'logs', 'logging']],
   ['env', ['env', 'environment', 'environmental']],
 ])('termAlternatives(%s) = %j', (word, expected) => {
   expect(termAlternatives(word)).toEqual(expected);

@@ -2,6 +2,8 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SourceError } from './errors.js';
+import { findGoDependencies, isGoProject } from './go/go-dependencies.js';
+import { findCargoDependencies } from './rust/cargo-dependencies.js';
 import { filterPackages, findProjectLayout, type WorkspacePackage } from './workspaces.js';
 
 /** A dependency of a project as it is installed. */
@@ -11,7 +13,7 @@ export interface InstalledDependency {
   readonly version: string;
   /** The installed package folder (symlinks resolved), or a Python distribution's `.dist-info` folder. */
   readonly dir: string;
-  readonly ecosystem: 'npm' | 'python';
+  readonly ecosystem: 'npm' | 'python' | 'go' | 'rust';
   /** A development dependency (`devDependencies`). */
   readonly dev: boolean;
   readonly description?: string;
@@ -22,6 +24,10 @@ export interface InstalledDependency {
    * its declarations document this package where it ships none of its own.
    */
   readonly types?: { readonly name: string; readonly version: string; readonly dir: string };
+  /** Go: the module path its packages are imported by (`github.com/spf13/cobra`); `name` is its last element. */
+  readonly goModule?: string;
+  /** Go: the module version the files are read from (`github.com/spf13/cobra@v1.8.1`), after go.mod's `replace`. */
+  readonly goSource?: string;
 }
 
 /** A dependency that will not be built, and why. */
@@ -39,6 +45,8 @@ export interface ProjectDependencies {
   readonly packages: readonly WorkspacePackage[];
   /** The file that declares the workspace (`pnpm-workspace.yaml`, `package.json`), at a workspace root. */
   readonly workspaceFile?: string;
+  /** A Go module's go.mod was read by go's own parser (`go mod edit -json`), or by docs' where go is not on PATH. */
+  readonly goModReader?: 'go' | 'parser';
 }
 
 /** Options for {@link findProjectDependencies}. */
@@ -49,6 +57,8 @@ export interface FindDependenciesOptions {
   readonly workspaces?: boolean;
   /** Only the project packages whose name or path matches one of these globs (see {@link filterPackages}). */
   readonly filter?: readonly string[];
+  /** Go: also the requirements marked `// indirect`. @default false */
+  readonly indirect?: boolean;
 }
 
 // `name` or `@scope/name`, neither part `.`/`..` nor holding a path separator: what may follow `node_modules/`.
@@ -88,8 +98,36 @@ export async function findProjectDependencies(
   const layout =
     options.workspaces === false ? { packages: [{ dir: project, path: '.' }] } : await findProjectLayout(project);
   const rootManifest = await readJson(path.join(project, 'package.json'));
-  if (rootManifest === undefined && sitePackages.length === 0) {
-    throw new SourceError('not-found', `no package.json or Python virtualenv (.venv) in ${project}`);
+  // Other ecosystems' projects in the same folder are read on their own: a Rust or Go project alone, or beside a Node
+  // project (a native addon, a Tauri app, a Go service with its web front end in one repository).
+  const cargo = (await stat(path.join(project, 'Cargo.toml')).catch(() => undefined))?.isFile()
+    ? await findCargoDependencies(project, options)
+    : undefined;
+  const goProject = await isGoProject(project);
+  if (rootManifest === undefined && sitePackages.length === 0 && cargo === undefined && !goProject) {
+    throw new SourceError(
+      'not-found',
+      `no package.json, Python virtualenv (.venv), go.mod or Cargo.toml in ${project}`,
+    );
+  }
+  // --filter picks a Go workspace's modules where there is no Node workspace to pick from.
+  const go = goProject
+    ? await findGoDependencies(project, {
+        indirect: options.indirect === true,
+        ...(rootManifest === undefined && options.filter ? { filter: options.filter } : {}),
+      })
+    : undefined;
+  if (rootManifest === undefined && (go !== undefined || cargo !== undefined)) {
+    // A Go or Rust project: its modules and crates, and a virtualenv's distributions beside them where it has one.
+    const python = await Promise.all(sitePackages.map(pythonDistributions));
+    const primary = go ?? cargo;
+    return {
+      installed: [...(go?.installed ?? []), ...(cargo?.installed ?? []), ...python.flatMap((p) => p.distributions)],
+      skipped: [...(go?.skipped ?? []), ...(cargo?.skipped ?? []), ...python.flatMap((p) => p.problems)],
+      packages: primary?.packages ?? [{ dir: project, path: '.' }],
+      ...(primary?.workspaceFile === undefined ? {} : { workspaceFile: primary.workspaceFile }),
+      ...(go ? { goModReader: go.reader } : {}),
+    };
   }
   const picked = filterPackages(layout.packages, options.filter ?? []);
   const workspace = layout.packages.length > 1;
@@ -123,11 +161,14 @@ export async function findProjectDependencies(
     installed.push(...distributions);
     problems.push(...pythonProblems);
   }
+  installed.push(...(go?.installed ?? []), ...(cargo?.installed ?? []));
+  problems.push(...(go?.skipped ?? []), ...(cargo?.skipped ?? []));
   return {
     installed,
     skipped: problems,
     packages: picked,
     ...(layout.workspaceFile === undefined ? {} : { workspaceFile: layout.workspaceFile }),
+    ...(go ? { goModReader: go.reader } : {}),
   };
 }
 

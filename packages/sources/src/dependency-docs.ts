@@ -4,7 +4,9 @@ import pLimit from 'p-limit';
 import { type ApiPage, packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
 import { parseMetadata } from './dependencies.js';
+import { stageGo } from './go/stage-go.js';
 import { cleanReadme } from './readme.js';
+import { stageCrate } from './rust/stage-crate.js';
 import type { ResolvedSource } from './source.js';
 import { tempDir } from './temp-dir.js';
 import { findDocFiles } from './walk.js';
@@ -13,16 +15,29 @@ import { findDocFiles } from './walk.js';
 export interface StageOptions {
   /** Also document the package's API from the JSDoc comments in its `.d.ts` files. @default true */
   readonly types?: boolean;
-  /** Declaration files read for the API pages (the package's, its types package's and their dependencies'). @default 1000 */
+  /**
+   * Declaration files read for the API pages (the package's, its types package's and their dependencies'); for a Go
+   * module, its `.go` files. @default 1000, a Go module 2000
+   */
   readonly maxTypeFiles?: number;
-  /** Bytes of declaration files read. @default 16 MiB */
+  /** Bytes of declaration files read (a Go module's `.go` files). @default 16 MiB, a Go module 32 MiB */
   readonly maxTypeBytes?: number;
+  /** Go: seconds the API reader may take over one module. @default 120 */
+  readonly goTimeoutSeconds?: number;
 }
 
 /** A staged dependency, or why it has nothing to build. */
 export type StageResult =
   | { readonly ok: true; readonly value: ResolvedSource }
   | { readonly ok: false; readonly error: string };
+
+/** Why a dependency of each ecosystem staged nothing, when no part of it failed. */
+const NOTHING_STAGED: Record<InstalledDependency['ecosystem'], string> = {
+  npm: 'no README, docs folder or type declarations',
+  python: 'no long description in its METADATA',
+  go: 'no README, docs folder or exported Go API',
+  rust: 'no README, examples or public API in its source',
+};
 
 const README = /^readme(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$/i;
 const PACKAGE_DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
@@ -49,22 +64,13 @@ export async function stageDependencyDocs(
 ): Promise<StageResult> {
   const { dir, dispose } = await tempDir('dep');
   try {
-    const staged =
-      dependency.ecosystem === 'python'
-        ? await stagePython(dependency, dir)
-        : await stageNpm(dependency, dir, {
-            types: options.types ?? true,
-            maxFiles: options.maxTypeFiles ?? 1000,
-            maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
-          });
+    const staged = await stageByEcosystem(dependency, dir, options);
     if (staged.files.length === 0) {
       await dispose();
+      // Nothing staged because every part failed says why, not that the package has no docs.
       return {
         ok: false,
-        error:
-          dependency.ecosystem === 'python'
-            ? 'no long description in its METADATA'
-            : 'no README, docs folder or type declarations',
+        error: staged.warnings.length > 0 ? staged.warnings.join('; ') : NOTHING_STAGED[dependency.ecosystem],
       };
     }
     return {
@@ -87,6 +93,32 @@ export async function stageDependencyDocs(
   }
 }
 
+/** Stages a dependency by its own ecosystem's rules. */
+async function stageByEcosystem(dependency: InstalledDependency, dir: string, options: StageOptions): Promise<Staged> {
+  switch (dependency.ecosystem) {
+    case 'npm':
+      return stageNpm(dependency, dir, {
+        types: options.types ?? true,
+        maxFiles: options.maxTypeFiles ?? 1000,
+        maxBytes: options.maxTypeBytes ?? 16 * 1024 * 1024,
+      });
+    case 'python':
+      return stagePython(dependency, dir);
+    case 'go':
+      return {
+        ...(await stageGo(dependency, dir, {
+          api: options.types ?? true,
+          maxFiles: options.maxTypeFiles ?? 2000,
+          maxBytes: options.maxTypeBytes ?? 32 * 1024 * 1024,
+          timeoutMs: (options.goTimeoutSeconds ?? 120) * 1000,
+        })),
+        fromTypes: false,
+      };
+    case 'rust':
+      return { ...(await stageCrate(dependency, dir, { api: options.types ?? true })), fromTypes: false };
+  }
+}
+
 /** What staging wrote: the files, whether an API page came from the `@types/…` package, and what fell short. */
 interface Staged {
   readonly files: readonly string[];
@@ -96,7 +128,10 @@ interface Staged {
 
 /** Where the staged docs come from: `npm:express@5.1.0, types from npm:@types/express@5.0.3`. */
 function provenance(dependency: InstalledDependency, fromTypes: boolean): string {
-  const own = `${dependency.ecosystem === 'npm' ? 'npm' : 'pypi'}:${dependency.name}@${dependency.version}`;
+  if (dependency.ecosystem === 'go')
+    return `go:${dependency.goSource ?? `${dependency.goModule}@v${dependency.version}`}`;
+  const prefix = { npm: 'npm', python: 'pypi', rust: 'crates' }[dependency.ecosystem];
+  const own = `${prefix}:${dependency.name}@${dependency.version}`;
   return dependency.types && fromTypes
     ? `${own}, types from npm:${dependency.types.name}@${dependency.types.version}`
     : own;
@@ -108,11 +143,14 @@ async function stageNpm(
   types: { types: boolean; maxFiles: number; maxBytes: number },
 ): Promise<Staged> {
   const staged: string[] = [];
-  // What the package's own docs say, for which of its entry points they show a user importing.
+  const warnings: string[] = [];
+  // What the package's own docs say: which of its entry points they show a user importing, what their examples do.
   const docsText: string[] = [];
-  const entries = await readdir(dependency.dir, { withFileTypes: true });
-  const readme = entries.find((e) => e.isFile() && README.test(e.name));
-  if (readme) {
+  // Each part fails alone: the package is built from the parts that worked, and the warnings say what was left out.
+  await alone('its README was left out', warnings, async () => {
+    const entries = await readdir(dependency.dir, { withFileTypes: true });
+    const readme = entries.find((e) => e.isFile() && README.test(e.name));
+    if (!readme) return;
     const target = path.extname(readme.name) === '' ? 'README.md' : readme.name;
     const source = path.join(dependency.dir, readme.name);
     // A markdown README is cleaned of its front page's badges and HTML (readme.ts); MDX, rst and others are copied.
@@ -121,36 +159,47 @@ async function stageNpm(
     if (/\.(?:md|markdown)$/i.test(target)) await writeFile(path.join(dir, target), cleanReadme(text));
     else await copyFile(source, path.join(dir, target));
     staged.push(target);
-  }
-  for (const folder of PACKAGE_DOCS_FOLDERS) {
-    const source = path.join(dependency.dir, folder);
-    if (!(await stat(source).catch(() => undefined))?.isDirectory()) continue;
-    let docsBytes = 0;
-    for (const file of await findDocFiles(source)) {
-      const target = path.join(dir, folder, ...file.relativePath.split('/'));
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(file.absolutePath, target);
-      staged.push(`${folder}/${file.relativePath}`);
-      if (docsBytes < MAX_DOCS_TEXT && /\.(?:md|mdx|markdown)$/i.test(file.relativePath)) {
-        const text = await readFile(file.absolutePath, 'utf8');
-        docsBytes += text.length;
-        docsText.push(text);
+  });
+  await alone('its docs folder was left out', warnings, async () => {
+    for (const folder of PACKAGE_DOCS_FOLDERS) {
+      const source = path.join(dependency.dir, folder);
+      if (!(await stat(source).catch(() => undefined))?.isDirectory()) continue;
+      let docsBytes = 0;
+      for (const file of await findDocFiles(source)) {
+        const target = path.join(dir, folder, ...file.relativePath.split('/'));
+        await mkdir(path.dirname(target), { recursive: true });
+        await copyFile(file.absolutePath, target);
+        staged.push(`${folder}/${file.relativePath}`);
+        if (docsBytes < MAX_DOCS_TEXT && /\.(?:md|mdx|markdown)$/i.test(file.relativePath)) {
+          const text = await readFile(file.absolutePath, 'utf8');
+          docsBytes += text.length;
+          docsText.push(text);
+        }
       }
+      break;
     }
-    break;
-  }
+  });
+  let fromTypes = false;
   if (types.types) {
-    const api = await packageApi(
-      dependency,
-      dependency.types,
-      { maxFiles: types.maxFiles, maxBytes: types.maxBytes },
-      docsText,
-    );
-    await writePages(dir, api.pages);
-    staged.push(...api.pages.map((page) => page.file));
-    return { files: staged, fromTypes: api.fromTypes, warnings: api.warnings };
+    await alone('its API pages were left out', warnings, async () => {
+      const limits = { maxFiles: types.maxFiles, maxBytes: types.maxBytes };
+      const api = await packageApi(dependency, dependency.types, limits, docsText);
+      await writePages(dir, api.pages);
+      staged.push(...api.pages.map((page) => page.file));
+      fromTypes = api.fromTypes;
+      warnings.push(...api.warnings);
+    });
   }
-  return { files: staged, fromTypes: false, warnings: [] };
+  return { files: staged, fromTypes, warnings };
+}
+
+/** Runs one part of staging; when it throws, `leftOut` and the reason become a warning, and staging goes on. */
+async function alone(leftOut: string, warnings: string[], stage: () => Promise<void>): Promise<void> {
+  try {
+    await stage();
+  } catch (error) {
+    warnings.push(`${leftOut}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**

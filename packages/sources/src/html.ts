@@ -178,6 +178,15 @@ function turndown(): TurndownService {
       return `\n\n${fence}${language}\n${text}\n${fence}\n\n`;
     },
   });
+  // A heading is one line: a `<br>` in it (`<h1><img alt="Logo"><br>Project</h1>`, common on READMEs' front pages)
+  // would end the heading at the break and leave its words in a paragraph below.
+  service.addRule('heading', {
+    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    replacement: (content, node) => {
+      const text = content.replace(/\s*\n\s*/g, ' ').trim();
+      return text === '' ? '\n\n' : `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n`;
+    },
+  });
   service.addRule('table', {
     filter: (node) => node.nodeName === 'TABLE',
     replacement: (_content, node) => `\n\n${table(node as unknown as DomElement)}\n\n`,

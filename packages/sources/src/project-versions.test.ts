@@ -73,3 +73,34 @@ describe('installedVersions', () => {
     expect((await installedVersions(project, [])).size).toBe(0);
   });
 });
+
+describe('a Cargo project', () => {
+  it('answers the version its Cargo.lock pins, for a name spelled either way, from a member folder too', async () => {
+    const workspace = path.join(root, 'rusty');
+    const member = path.join(workspace, 'crates', 'cli');
+    await mkdir(member, { recursive: true });
+    const registry = 'registry+https://github.com/rust-lang/crates.io-index';
+    await writeFile(
+      path.join(workspace, 'Cargo.lock'),
+      [
+        'version = 4',
+        '[[package]]\nname = "cli"\nversion = "0.1.0"\ndependencies = ["rand 0.8.5", "serde_json"]',
+        `[[package]]\nname = "serde_json"\nversion = "1.0.135"\nsource = "${registry}"`,
+        `[[package]]\nname = "rand"\nversion = "0.8.5"\nsource = "${registry}"`,
+        `[[package]]\nname = "rand"\nversion = "0.9.0"\nsource = "${registry}"`,
+      ].join('\n\n'),
+    );
+    expect(await installedVersion(member, 'serde_json')).toBe('1.0.135');
+    expect(await installedVersion(member, 'serde-json')).toBe('1.0.135');
+    // Two versions locked: the one the workspace's own package depends on.
+    expect(await installedVersion(workspace, 'rand')).toBe('0.8.5');
+    expect(await installedVersion(member, 'cli')).toBeUndefined();
+    const versions = await installedVersions(member, ['serde-json', 'rand', 'tokio']);
+    expect(versions).toEqual(
+      new Map([
+        ['serde-json', '1.0.135'],
+        ['rand', '0.8.5'],
+      ]),
+    );
+  });
+});

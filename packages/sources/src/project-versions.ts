@@ -1,14 +1,46 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { goRequirements } from './go/project-requirements.js';
+import { crateKey } from './rust/cargo-files.js';
+import { lockedCrateVersions } from './rust/locked-versions.js';
 
 const PACKAGE_NAME = /^(?:@[\w.-]+\/)?[\w.-]+$/;
+
+/**
+ * Where a name that no npm package installed here holds may be pinned instead, tried in order: the module the nearest
+ * go.work or go.mod requires (`cobra` → `1.8.1`), the crate the nearest Cargo.lock pins (`serde-json` and `serde_json`
+ * alike). Each reads its files when first asked.
+ */
+const OTHER_ECOSYSTEMS: readonly ((projectDir: string) => (name: string) => string | undefined)[] = [
+  (projectDir) => {
+    const required = goRequirements(projectDir);
+    return (name) => required.get(name.toLowerCase());
+  },
+  (projectDir) => {
+    const locked = lockedCrateVersions(projectDir);
+    return (name) => locked.get(crateKey(name));
+  },
+];
+
+/** The version another ecosystem's files in `projectDir` pin for a name, by {@link OTHER_ECOSYSTEMS}. */
+function pinnedElsewhere(projectDir: string): (name: string) => string | undefined {
+  const lookups: ((name: string) => string | undefined)[] = [];
+  return (name) => {
+    for (const [index, open] of OTHER_ECOSYSTEMS.entries()) {
+      lookups[index] ??= open(projectDir);
+      const version = lookups[index](name);
+      if (version !== undefined) return version;
+    }
+    return undefined;
+  };
+}
 
 /**
  * The version of package `name` a project installs: its `node_modules/<name>`
  * found the way Node resolves it from `projectDir` (the folder, then each
  * parent), read from the installed package.json; undefined when it is not
- * installed there. This is what makes a bare library name mean "the version
- * this project uses".
+ * installed there, or the version another ecosystem's files pin for the name (see {@link OTHER_ECOSYSTEMS}). This
+ * is what makes a bare library name mean "the version this project uses".
  *
  * @example
  * await installedVersion('.', 'zod'); // → '4.6.7'
@@ -24,7 +56,8 @@ export async function installedVersion(projectDir: string, name: string): Promis
       }
     }
     const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
+    // Not an npm package here: a version another ecosystem's files pin, if any.
+    if (parent === dir) return pinnedElsewhere(projectDir)(name);
     dir = parent;
   }
 }
@@ -61,6 +94,13 @@ export async function installedVersions(projectDir: string, names: Iterable<stri
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
+  }
+  if (pending.length > 0) {
+    const pinned = pinnedElsewhere(projectDir);
+    for (const name of pending) {
+      const version = pinned(name);
+      if (version !== undefined) versions.set(name, version);
+    }
   }
   return versions;
 }

@@ -118,6 +118,11 @@ describe('cleanReadme rules', () => {
     ['a table of contents goes', '1. [Install](#install)\n2. [Use](#use)\n   - [Options](#options)\n', ''],
     ['a heading made of a link stays', '### [Read the docs](https://x.dev)\n', '### [Read the docs](https://x.dev)\n'],
     ['an empty heading anchor goes', '## <a name="usage"></a>Usage\n', '## Usage\n'],
+    [
+      'a line break in an HTML heading keeps it one heading',
+      '<h1 align="center"><img src="logo.png" alt="Logo"><br>Project</h1>\n',
+      '# ![Logo](logo.png) Project\n',
+    ],
     ['decoded references', 'A&nbsp;B &copy; 2024 &mdash; &#8226; &#x2192;\n', 'A B © 2024 — • →\n'],
     [
       'syntax references stay',

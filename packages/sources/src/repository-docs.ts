@@ -84,6 +84,13 @@ export function repositoryOf(manifest: Record<string, unknown>): PackageReposito
 }
 
 // Loaded on first use, so importing @docs/sources stays cheap for commands that never read a repository field.
+/** Why `--from-repo` builds a dependency of another ecosystem from what is installed, not from its repository. */
+const NOT_FROM_A_REPOSITORY: Record<Exclude<InstalledDependency['ecosystem'], 'npm'>, string> = {
+  python: 'Python docs come from its METADATA',
+  go: 'a Go module is read at its version from the module cache',
+  rust: "a crate's docs come from its source",
+};
+
 const load = createRequire(import.meta.url);
 
 function fetchableUrl(raw: string): string | undefined {
@@ -119,7 +126,11 @@ export async function planRepositories(dependencies: readonly InstalledDependenc
   const plans: RepositoryPlan[] = [];
   for (const dependency of dependencies) {
     if (dependency.ecosystem !== 'npm') {
-      plans.push({ dependency, tags: [], fallback: 'not an npm package (Python docs come from its METADATA)' });
+      plans.push({
+        dependency,
+        tags: [],
+        fallback: `not an npm package (${NOT_FROM_A_REPOSITORY[dependency.ecosystem]})`,
+      });
       continue;
     }
     const manifest = await readJson(path.join(dependency.dir, 'package.json'));

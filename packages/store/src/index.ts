@@ -5,6 +5,7 @@ export type { StoreErrorCode } from './errors.js';
 export { isStoreError, StoreError } from './errors.js';
 export type { ColumnWeights, Term, TermQuery } from './fts-query.js';
 export { matchExpression } from './fts-query.js';
+export { goLibraryName, isGoModulePath, storedGoVersion } from './go-module-name.js';
 export { resolveHome } from './home.js';
 export { identifierWords, indexText } from './index-text.js';
 export { indexTokens, tokensContain } from './index-tokens.js';

@@ -1,5 +1,6 @@
 import semver from 'semver';
 import { StoreError } from './errors.js';
+import { goLibraryName, isGoModulePath, storedGoVersion } from './go-module-name.js';
 
 // npm-style names, optionally scoped. `+` is reserved: it stands for the
 // scope's `/` in file names, so a name can round-trip through its file name.
@@ -66,6 +67,18 @@ export function assertValidVersion(version: string): void {
   }
 }
 
+/**
+ * Whether two library names are one crate's as Cargo sees it: alike but for case and `-` against `_` (`serde-json` is
+ * `serde_json`; crates.io refuses a name that differs from another only so). What a name that matches no library
+ * exactly is tried as.
+ *
+ * @example
+ * sameCrateName('serde-json', 'serde_json'); // → true
+ */
+export function sameCrateName(a: string, b: string): boolean {
+  return a.toLowerCase().replaceAll('-', '_') === b.toLowerCase().replaceAll('-', '_');
+}
+
 /** `name@version`, the label every result carries. */
 export function formatPackageId(id: PackageId): string {
   return `${id.name}@${id.version}`;
@@ -73,12 +86,18 @@ export function formatPackageId(id: PackageId): string {
 
 /**
  * Splits `name` or `name@version` (the first `@` of a scoped name is part of
- * the name). The version is undefined for a bare name.
+ * the name). The version is undefined for a bare name. A Go module path names
+ * the library docs stores the module under, at the version as stored
+ * (`github.com/jackc/pgx/v5@v5.7.2` → `pgx`, `5.7.2`; see goLibraryName).
  */
 export function parsePackageSpec(spec: string): { name: string; version: string | undefined } {
   const at = spec.lastIndexOf('@');
-  if (at <= 0) return { name: spec, version: undefined };
-  return { name: spec.slice(0, at), version: spec.slice(at + 1) };
+  const name = at <= 0 ? spec : spec.slice(0, at);
+  const version = at <= 0 ? undefined : spec.slice(at + 1);
+  if (isGoModulePath(name)) {
+    return { name: goLibraryName(name), version: version === undefined ? undefined : storedGoVersion(version) };
+  }
+  return { name, version };
 }
 
 /** `<name>@<version>.db`, with a scope's `/` written as `+`. */

@@ -156,6 +156,23 @@ describe('refusing package files', () => {
 });
 
 describe('PackageStore', () => {
+  it("resolves a crate's name spelled with `-` for `_` or the reverse, when no library has it exactly (Cargo's rule)", async () => {
+    const store = new PackageStore(path.join(dir, 'home'));
+    await store.install(await build('serde_json', '1.0.135'));
+    await store.install(await build('tokio-util', '0.7.13'));
+    await store.install(await build('a-b', '1.0.0'));
+    await store.install(await build('a_b', '2.0.0'));
+    const dashed = await store.resolve('serde-json');
+    expect(dashed.ok && `${dashed.value.name}@${dashed.value.version}`).toBe('serde_json@1.0.135');
+    const underscored = await store.resolve('TOKIO_UTIL@0.7');
+    expect(underscored.ok && underscored.value.name).toBe('tokio-util');
+    // A name held exactly is that library, never its look-alike.
+    const exact = await store.resolve('a_b');
+    expect(exact.ok && exact.value.version).toBe('2.0.0');
+    expect((await store.resolve('serde.json')).ok).toBe(false);
+    await store.close();
+  });
+
   it('installs, lists, resolves, searches and removes', async () => {
     const store = new PackageStore(path.join(dir, 'home'));
     expect(await store.list()).toEqual([]);

@@ -20,6 +20,7 @@ import {
   packageFileName,
   parsePackageFileName,
   parsePackageSpec,
+  sameCrateName,
 } from './names.js';
 import {
   assertReadableFormat,
@@ -201,7 +202,9 @@ export class PackageStore {
         error: { code: 'no-packages', message: 'no documentation packages are installed', installed },
       };
     }
-    const sameName = installed.filter((p) => p.name.toLowerCase() === name);
+    const exactly = installed.filter((p) => p.name.toLowerCase() === name);
+    // `serde-json` asks for the crate `serde_json`: Cargo treats `-` and `_` in crate names as one.
+    const sameName = exactly.length > 0 ? exactly : installed.filter((p) => sameCrateName(p.name, parsed.name));
     // Of two spellings installed by an older docs, the one asked for exactly.
     const spelled = sameName.filter((p) => p.name === parsed.name);
     const versions = spelled.length > 0 && spelled.length < sameName.length ? spelled : sameName;

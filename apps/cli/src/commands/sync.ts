@@ -19,6 +19,8 @@ import { type FromRegistry, installPublished } from './sync-registry.js';
 
 export interface SyncOptions {
   readonly dev?: boolean;
+  /** Go: also the requirements marked `// indirect`. */
+  readonly all?: boolean;
   /** false with --no-types. */
   readonly types?: boolean;
   readonly save?: string;
@@ -90,6 +92,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   const project = path.resolve(dir);
   const found = await findProjectDependencies(project, {
     dev: options.dev === true,
+    indirect: options.all === true,
     ...(options.filter ? { filter: options.filter } : {}),
   });
   const store = openStore(globals);
@@ -123,6 +126,11 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
     : undefined;
   if (workspace) {
     say(`Workspace (${workspace.file}): ${plural(found.packages.length, 'package')}: ${workspace.packages.join(', ')}`);
+  }
+  if (found.goModReader) {
+    say(
+      `Go module: go.mod read by ${found.goModReader === 'go' ? 'go mod edit -json' : "docs' parser (go is not on PATH)"}`,
+    );
   }
   for (const s of skipped) say(`Skipped ${s.library}: ${s.reason}`);
   let wanted: InstalledDependency[] = [];

@@ -50,6 +50,9 @@ const HIDDEN_TAGS = new Set(['internal', 'hidden', 'ignore', 'private']);
 const MAX_SIGNATURE = 1500;
 // A member list past this (a DOM-sized interface) is cut: the first members are the ones written by hand.
 const MAX_MEMBERS = 250;
+// Members of members are documented this deep and no deeper (`ns.Class.member` is 2): a type reached again through
+// an instantiation is a new symbol each time, so only a bound ends every cycle a package's declarations can make.
+const MAX_NESTING = 6;
 
 /**
  * The API the entry points export, one section per export and per public
@@ -71,6 +74,7 @@ export function apiSections(
   ts: typeof TypeScript,
   program: TypeScript.Program,
   entries: readonly EntryPoint[],
+  warn: (warning: string) => void = () => undefined,
   isOwnFile: (fileName: string) => boolean = () => true,
 ): ApiSection[] {
   const checker = program.getTypeChecker();
@@ -133,18 +137,38 @@ export function apiSections(
   });
 
   const sections: ApiSection[] = [];
-  const walker = new Walker(ts, checker, claimed, places, isOwnFile);
+  const walker = new Walker(ts, checker, claimed, places, isOwnFile, warn);
   for (const { entry, binding, whole, items } of plans) {
     if (whole !== undefined) {
       const importLine = `import ${binding} from '${entry.importPath}'`;
-      sections.push(...onPage(binding, walker.own(whole, binding, entry.importPath, importLine)));
+      sections.push(
+        ...onPage(
+          binding,
+          alone(warn, binding, () => walker.own(whole, binding, entry.importPath, importLine)),
+        ),
+      );
     }
     for (const { target, display, importLine, aliases } of items) {
-      const [own, ...members] = walker.document(target, display, entry.importPath, importLine);
+      const [own, ...members] = alone(warn, display, () =>
+        walker.document(target, display, entry.importPath, importLine),
+      );
       if (own) sections.push(...onPage(display, [aliases.length > 0 ? { ...own, aliases } : own, ...members]));
     }
   }
   return sections;
+}
+
+/**
+ * One export's sections, or none when reading them fails: the checker can throw on declarations it does not expect,
+ * and one such export must not cost the rest of the page.
+ */
+function alone(warn: (warning: string) => void, name: string, read: () => Declared[]): Declared[] {
+  try {
+    return read();
+  } catch (error) {
+    warn(`\`${name}\` was left out of the API page: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
 }
 
 function onPage(exportName: string, declared: readonly Declared[]): ApiSection[] {
@@ -152,16 +176,43 @@ function onPage(exportName: string, declared: readonly Declared[]): ApiSection[]
 }
 
 class Walker {
+  /**
+   * The symbols being documented, outermost first: one met again inside itself is not walked again (a class whose
+   * static side holds a subclass of itself, as Node's `EventEmitter.EventEmitterAsyncResource` does, went on forever).
+   */
+  private readonly open = new Set<TypeScript.Symbol>();
+
   constructor(
     private readonly ts: typeof TypeScript,
     private readonly checker: TypeScript.TypeChecker,
     private readonly claimed: ReadonlyMap<TypeScript.Symbol, string>,
     private readonly places: ReadonlyMap<TypeScript.Symbol, Place>,
     private readonly isOwnFile: (fileName: string) => boolean,
+    private readonly warn: (warning: string) => void,
   ) {}
 
   /** An export: its own section, then its members' (class, interface, namespace). */
   document(symbol: TypeScript.Symbol, name: string, importPath: string, importLine: string, depth = 0): Declared[] {
+    if (this.open.has(symbol)) return [];
+    if (depth > MAX_NESTING) {
+      this.warn(`members nested deeper than ${MAX_NESTING} levels are left out`);
+      return [];
+    }
+    this.open.add(symbol);
+    try {
+      return this.documentOpen(symbol, name, importPath, importLine, depth);
+    } finally {
+      this.open.delete(symbol);
+    }
+  }
+
+  private documentOpen(
+    symbol: TypeScript.Symbol,
+    name: string,
+    importPath: string,
+    importLine: string,
+    depth: number,
+  ): Declared[] {
     const { ts } = this;
     const comment = this.comment(symbol);
     if (comment === undefined) return [];

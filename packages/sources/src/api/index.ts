@@ -44,6 +44,23 @@ export async function packageApi(
   limits: ApiLimits,
   docs: readonly string[] = [],
 ): Promise<ApiDocs> {
+  if (types === undefined) return await readApi(runtime, undefined, limits, docs);
+  try {
+    return await readApi(runtime, types, limits, docs);
+  } catch (error) {
+    // The @types join fails alone: the package's own declarations still make its pages, where it has any.
+    const own = await readApi(runtime, undefined, limits, docs);
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...own, warnings: [`the API from ${types.name} was left out: ${reason}`, ...own.warnings] };
+  }
+}
+
+async function readApi(
+  runtime: PackageFolder,
+  types: PackageFolder | undefined,
+  limits: ApiLimits,
+  docs: readonly string[],
+): Promise<ApiDocs> {
   const ts = (await import('typescript')).default;
   const manifest = await readManifest(runtime.dir);
   const typesManifest = types ? await readManifest(types.dir) : undefined;
@@ -72,7 +89,7 @@ export async function packageApi(
     const real = ts.sys.realpath?.(file) ?? file;
     return own.some((dir) => real.startsWith(dir));
   };
-  const declared = apiSections(ts, program, entries, isOwnFile);
+  const declared = apiSections(ts, program, entries, (warning) => warnings.push(warning), isOwnFile);
   // The docs' paragraphs that name an API lend it their words.
   const mentions = docsMentions(ts, docs, declared);
   const sections = declared.map((section, i) => {

@@ -96,10 +96,15 @@ export async function loadNpmOptions(options: RegistryOptions): Promise<NpmOptio
   return flat;
 }
 
-/** The registry URL a package of `scope` is fetched from and published to. */
+/**
+ * The registry URL a package of `scope` is fetched from and published to. `options` come from
+ * {@link loadNpmOptions}, whose `registry` holds npm's own default when no configuration names one, so no registry
+ * host is written here: a user behind a mirror configured for npm gets that mirror.
+ */
 export function registryFor(scope: string, options: NpmOptions): string {
-  const url = options[`${scope}:registry`] ?? options.registry ?? 'https://registry.npmjs.org/';
-  return String(url);
+  const url = options[`${scope}:registry`] ?? options.registry;
+  if (typeof url !== 'string' || url === '') throw new Error(`bug: npm's configuration names no registry for ${scope}`);
+  return url;
 }
 
 async function loadConfig(options: RegistryOptions, argv: readonly string[]) {

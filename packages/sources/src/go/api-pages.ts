@@ -1,0 +1,144 @@
+import type { ApiPage } from '../api/index.js';
+import type { GoExample, GoFunc, GoPackage, GoType, GoValue } from './doc-helper.js';
+
+/**
+ * A module's Go API as markdown pages, laid out as the npm API pages are (`api/markdown.ts`), so that they section
+ * and rank alike: a page per package import path (`api/index.md` for the module's root package,
+ * `api/binding/index.md` for `…/gin/binding`) holding the package's doc and its loose constants, variables,
+ * functions and types, and a page of its own for each type with methods or constructors (`api/Command.md`). Each
+ * page is titled by its import path (`# github.com/spf13/cobra API`); each exported identifier is a `##` section
+ * (`## Command`) and each method or constructor a `###` (`### Command.AddCommand`), opening with the import line,
+ * then the declaration as gofmt prints it in a `go` fence, the doc comment (a `Deprecated:` paragraph first) and
+ * the examples of the test files, under what they show.
+ *
+ * @example
+ * goApiPages('github.com/spf13/cobra', packages).map((p) => p.file); // → ['api/index.md', 'api/Command.md', …]
+ */
+export function goApiPages(modulePath: string, packages: readonly GoPackage[]): ApiPage[] {
+  const pages: ApiPage[] = [];
+  const taken = new Set<string>();
+  for (const pkg of packages) {
+    const folder =
+      pkg.importPath === modulePath ? 'api' : `api/${pkg.importPath.slice(modulePath.length + 1) || pkg.name}`;
+    const importLine = `import "${pkg.importPath}"`;
+    const title = `# ${pkg.importPath} API`;
+    const index: string[] = [packageSection(pkg, importLine)];
+    const own: GoType[] = [];
+    for (const group of pkg.consts ?? []) index.push(valueSection(group, 'const', importLine, '##'));
+    for (const group of pkg.vars ?? []) index.push(valueSection(group, 'var', importLine, '##'));
+    for (const fn of pkg.funcs ?? []) index.push(funcSection(fn, importLine, '##'));
+    for (const type of pkg.types ?? []) {
+      if ((type.methods?.length ?? 0) + (type.funcs?.length ?? 0) > 0) own.push(type);
+      else index.push(typeSections(type, importLine).join('\n\n'));
+    }
+    pages.push({ file: unique(taken, folder, 'index'), importPath: pkg.importPath, markdown: page(title, index) });
+    for (const type of own) {
+      pages.push({
+        file: unique(taken, folder, type.name),
+        importPath: pkg.importPath,
+        markdown: page(title, typeSections(type, importLine)),
+      });
+    }
+  }
+  return pages;
+}
+
+function page(title: string, sections: readonly string[]): string {
+  return `${[title, ...sections].join('\n\n')}\n`;
+}
+
+/** A file name unique in the package even where names differ only in case (`api/Command.md`, `api/command-2.md`). */
+function unique(taken: Set<string>, folder: string, stem: string): string {
+  const safe = stem.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_') || 'index';
+  let file = `${folder}/${safe}.md`;
+  for (let n = 2; taken.has(file.toLowerCase()); n++) file = `${folder}/${safe}-${n}.md`;
+  taken.add(file.toLowerCase());
+  return file;
+}
+
+function packageSection(pkg: GoPackage, importLine: string): string {
+  const parts = [`## package ${pkg.name}`, `\`${importLine}\` · package`];
+  if (pkg.doc) parts.push(pkg.doc);
+  parts.push(...examples(pkg.examples));
+  return parts.join('\n\n');
+}
+
+/** A type's section, then its constants, variables, constructors and methods, each a `###` under it. */
+function typeSections(type: GoType, importLine: string): string[] {
+  const head = [`## ${type.name}`, `\`${importLine}\` · type${wordsOf(type.name)}`, fence(type.decl)];
+  if (type.doc) head.push(type.doc);
+  if (type.fields?.length) {
+    // One item a field, its doc's later lines indented under it (its code blocks and paragraphs stay in the item).
+    const item = (f: { decl: string; doc: string }) =>
+      `- \`${f.decl}\`: ${f.doc
+        .split('\n')
+        .map((line, i) => (i === 0 || line === '' ? line : `  ${line}`))
+        .join('\n')}`;
+    head.push(`Fields:\n\n${type.fields.map(item).join('\n')}`);
+  }
+  head.push(...examples(type.examples));
+  return [
+    head.join('\n\n'),
+    ...(type.consts ?? []).map((group) => valueSection(group, 'const', importLine, '###', type.name)),
+    ...(type.vars ?? []).map((group) => valueSection(group, 'var', importLine, '###', type.name)),
+    ...(type.funcs ?? []).map((fn) => funcSection(fn, importLine, '###', type.name)),
+    ...(type.methods ?? []).map((fn) => funcSection(fn, importLine, '###')),
+  ];
+}
+
+function funcSection(fn: GoFunc, importLine: string, level: '##' | '###', constructs?: string): string {
+  const name = fn.recv ? `${fn.recv}.${fn.name}` : fn.name;
+  const reach = fn.recv
+    ? `Method of \`${fn.recv}\`${wordsOf(fn.name)} · \`${importLine}\``
+    : constructs
+      ? `Function returning \`${constructs}\`${wordsOf(fn.name)} · \`${importLine}\``
+      : `\`${importLine}\` · func${wordsOf(fn.name)}`;
+  const parts = [`${level} ${name}`, reach, fence(fn.decl)];
+  if (fn.doc) parts.push(fn.doc);
+  parts.push(...examples(fn.examples));
+  return parts.join('\n\n');
+}
+
+/** A group of constants or variables: headed by its names (the first four, then how many more). */
+function valueSection(
+  group: GoValue,
+  kind: 'const' | 'var',
+  importLine: string,
+  level: '##' | '###',
+  type?: string,
+): string {
+  const shown = group.names.slice(0, 4).join(', ');
+  const more = group.names.length > 4 ? ` and ${group.names.length - 4} more` : '';
+  const reach = type ? `${kind} of type \`${type}\` · \`${importLine}\`` : `\`${importLine}\` · ${kind}`;
+  const parts = [`${level} ${shown}${more}`, reach, fence(group.decl)];
+  if (group.doc) parts.push(group.doc);
+  return parts.join('\n\n');
+}
+
+function examples(list: readonly GoExample[] | undefined): string[] {
+  return (list ?? []).map((example) => {
+    const parts = [`Example${example.name ? ` (${example.name})` : ''}:`];
+    if (example.doc) parts.push(example.doc);
+    parts.push(fence(example.code));
+    if (example.output) parts.push(`Output:\n\n${fence(example.output, 'text')}`);
+    return parts.join('\n\n');
+  });
+}
+
+/**
+ * The words a Go name is made of, as a reader says them (`ShouldBindJSON` → ` (should bind JSON)`), or nothing for a
+ * one-word name. The index holds an identifier as one token (`shouldbindjson`); a question asks in words ("bind a
+ * JSON body"), and the name is the shortest summary of what a function does.
+ */
+function wordsOf(name: string): string {
+  const words = name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [];
+  if (words.length < 2) return '';
+  return ` (${words.map((w) => (/^[A-Z][a-z]/.test(w) ? w.toLowerCase() : w)).join(' ')})`;
+}
+
+/** Code in a fence longer than any run of backticks inside it. */
+function fence(code: string, language = 'go'): string {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${language}\n${code}\n${ticks}`;
+}
