@@ -41,3 +41,16 @@ export function isOtherVersionPage(path: string, major: number | undefined): boo
     return named !== undefined && Number(named) !== major;
   });
 }
+
+// The folder `@docs/sources` writes the API pages of a package's other entry points in (its `OTHER_ENTRY_POINTS`).
+const OTHER_ENTRY_POINTS = 'other-entry-points';
+
+/**
+ * True for an API page of an entry point the package's own docs never show imported (`vitest/node`,
+ * `axios/unsafe/utils.js`): docs sync writes those under `api/other-entry-points/`. They serve tools and
+ * integrations, and their configuration types hold the words of many a user's question.
+ */
+export function isOtherEntryPointPage(path: string): boolean {
+  const segments = path.split('/');
+  return segments[0] === 'api' && segments[1] === OTHER_ENTRY_POINTS;
+}

@@ -6,12 +6,18 @@ const router = 'Create a tRPC router with a query procedure that returns the gre
 
 test('a near repeat moves below the distinct results, which keep their order', () => {
   const items = [
-    router,
     `${router} Then export it.`,
+    router,
     'Enable CORS with the cors middleware on another origin.',
     'Short.',
   ];
   expect(demoteNearDuplicates(items, (t) => t, { threshold: 0.6 })).toEqual([items[0], items[2], items[3], items[1]]);
+});
+
+test('a near repeat that says more than the copy above it stays: the copy that says less is never the one kept', () => {
+  // kysely's `Transaction.transaction` (which throws) above `Kysely.transaction` with the same comment and more.
+  const items = [router, `${router} Then export it.`, 'Enable CORS with the cors middleware on another origin.'];
+  expect(demoteNearDuplicates(items, (t) => t, { threshold: 0.6 })).toEqual(items);
 });
 
 test('distinct texts and texts too short to compare stay where they are', () => {
@@ -26,8 +32,8 @@ test('distinct texts and texts too short to compare stay where they are', () => 
 
 test('with sizes, items too far apart in size are never compared, and their texts never read', () => {
   const items = [
-    { text: router, size: 20 },
     { text: `${router} Then export it.`, size: 23 },
+    { text: router, size: 20 },
     { text: 'A long page about something else entirely. '.repeat(20), size: 180 },
   ];
   const read: string[] = [];
@@ -58,7 +64,8 @@ function reference(items: readonly string[], threshold: number): string[] {
   const repeats: string[] = [];
   for (const item of items) {
     const own = grams(item);
-    if (kept.some((k) => own.size >= 5 && jaccard(grams(k), own) >= threshold)) repeats.push(item);
+    const repeat = kept.some((k) => own.size >= 5 && own.size <= grams(k).size && jaccard(grams(k), own) >= threshold);
+    if (repeat) repeats.push(item);
     else kept.push(item);
   }
   return [...kept, ...repeats];

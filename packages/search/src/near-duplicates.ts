@@ -76,7 +76,9 @@ function similarity(a: Float64Array, b: Float64Array, threshold: number): number
  * Moves each item that nearly repeats an item above it (the same passage in
  * a guide and a reference, the same step in two tutorials) to the end of the
  * list, keeping order otherwise, so repeats do not fill the top. Texts too
- * short to compare are never moved.
+ * short to compare are never moved, nor is an item that says more than the
+ * one it nearly repeats (more distinct 3-grams): the copy that says less is
+ * never the one kept.
  *
  * `sizeOf` (e.g. a token count already known) lets two items whose sizes are
  * too far apart to be repeats skip the comparison, and a text that is never
@@ -134,7 +136,10 @@ export function nearRepeats<T>(
     const repeat = kept.some((k) => {
       if (!closeInSize(k, item)) return false;
       const grams = gramsOf(item);
-      return grams.length >= 5 && similarity(gramsOf(k), grams, threshold) >= threshold;
+      // A copy that says more than the one above it (more distinct 3-grams) is not its repeat: moving it down
+      // would keep the copy that says less.
+      const above = gramsOf(k);
+      return grams.length >= 5 && grams.length <= above.length && similarity(above, grams, threshold) >= threshold;
     });
     if (!repeat) kept.push(item);
     return repeat;

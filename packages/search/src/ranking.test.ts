@@ -69,7 +69,8 @@ beforeAll(async () => {
         page('vue.md', 'Vue', [
           [
             ['Create a router'],
-            `${'Create a router with one query procedure that returns a greeting for the name it is given, then export its type.'} It is shared.`,
+            // The same passage: a copy saying more than the first would not be moved (near-duplicates.ts).
+            'Create a router with one query procedure that returns a greeting for the name it is given, then export its type.',
           ],
         ]),
         page('fetch.md', 'Fetch', [
@@ -177,6 +178,18 @@ beforeAll(async () => {
       ],
     ],
     [
+      // A test runner whose tooling entry point (its docs never import it) holds a config type in a question's words.
+      'runnerlib',
+      [
+        page('api/other-entry-points/node/UserConfig.md', 'runnerlib/node API', [
+          [['UserConfig', 'UserConfig.watch'], 'watch: boolean; re-run the tests when a method changes'],
+        ]),
+        page('api/Utils.md', 'runnerlib API', [
+          [['Utils', 'Utils.spyOn'], 'spyOn(object, method): creates a spy that records the calls of a method'],
+        ]),
+      ],
+    ],
+    [
       // Version 1.0.0, shipping its next major's API beside its own (as zod 3.25 ships `zod/v4`), in the same words.
       'dualapi',
       [
@@ -216,6 +229,17 @@ describe('ranking', () => {
       ranking: { historyWeight: 1 },
     });
     expect(unweighted.results[1]?.score).toBeGreaterThan(0.9);
+  });
+
+  it('ranks the entry point a user imports above a tooling entry point the docs never import', async () => {
+    const question = 'watch calls of a method';
+    const answer = await getDocs(store, 'runnerlib', question, { format: 'index' });
+    expect(answer.results[0]?.path).toBe('api/Utils.md');
+    const unweighted = await getDocs(store, 'runnerlib', question, {
+      format: 'index',
+      ranking: { entryPointWeight: 1 },
+    });
+    expect(unweighted.results[0]?.path).toBe('api/other-entry-points/node/UserConfig.md');
   });
 
   it("does not take a release note's heading naming an API for the section documenting it", async () => {

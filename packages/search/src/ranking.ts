@@ -51,6 +51,12 @@ export const RANKING_KNOBS = {
     description:
       'Score multiplier for changelogs, release notes, migration and upgrade guides, blog posts, and pages in a folder named for another major version (`v4/` in a 3.x package).',
   },
+  entryPointWeight: {
+    default: 0.5,
+    ...between0And1,
+    description:
+      "Score multiplier for the API pages of a package's entry points its own README and docs never import (tooling and integration entries such as `vitest/node`).",
+  },
   headingBoost: {
     default: 2,
     ...finiteAtLeast(0),

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { isHistoryPage, isOtherVersionPage } from './history.js';
+import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from './history.js';
 import { synonymsOf } from './synonyms.js';
 import { isIdentifier, termAlternatives } from './terms.js';
 
@@ -69,4 +69,14 @@ test.each([
 test('a validator is what validates (Python names them so: field_validator, validate_call)', () => {
   expect(synonymsOf('validate')).toEqual(expect.arrayContaining(['validator', 'validators', 'validation']));
   expect(synonymsOf('validator')).toContain('validate');
+});
+
+test.each([
+  ['api/other-entry-points/node/index.md', true],
+  ['api/other-entry-points/v4/core/ZodType.md', true],
+  ['api/node/index.md', false],
+  ['guide/other-entry-points/index.md', false],
+  ['other-entry-points.md', false],
+])('isOtherEntryPointPage(%s) = %s', (path, expected) => {
+  expect(isOtherEntryPointPage(path)).toBe(expected);
 });

@@ -43,6 +43,8 @@ const NOTHING_STAGED: Record<InstalledDependency['ecosystem'], string> = {
 
 const README = /^readme(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$/i;
 const PACKAGE_DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
+// The docs folder's markdown read to tell which entry points its examples import: a bound on the bytes held.
+const MAX_DOCS_TEXT = 8 * 1024 * 1024;
 
 /**
  * Gathers what an installed dependency ships as documentation into a
@@ -149,6 +151,8 @@ async function stageNpm(
 ): Promise<Staged> {
   const staged: string[] = [];
   const warnings: string[] = [];
+  // What the package's own docs say: which of its entry points they show a user importing, what their examples do.
+  const docsText: string[] = [];
   // Each part fails alone: the package is built from the parts that worked, and the warnings say what was left out.
   await alone('its README was left out', warnings, async () => {
     const entries = await readdir(dependency.dir, { withFileTypes: true });
@@ -157,8 +161,9 @@ async function stageNpm(
     const target = path.extname(readme.name) === '' ? 'README.md' : readme.name;
     const source = path.join(dependency.dir, readme.name);
     // A markdown README is cleaned of its front page's badges and HTML (readme.ts); MDX, rst and others are copied.
-    if (/\.(?:md|markdown)$/i.test(target))
-      await writeFile(path.join(dir, target), cleanReadme(await readFile(source, 'utf8')));
+    const text = await readFile(source, 'utf8');
+    docsText.push(text);
+    if (/\.(?:md|markdown)$/i.test(target)) await writeFile(path.join(dir, target), cleanReadme(text));
     else await copyFile(source, path.join(dir, target));
     staged.push(target);
   });
@@ -166,11 +171,17 @@ async function stageNpm(
     for (const folder of PACKAGE_DOCS_FOLDERS) {
       const source = path.join(dependency.dir, folder);
       if (!(await stat(source).catch(() => undefined))?.isDirectory()) continue;
+      let docsBytes = 0;
       for (const file of await findDocFiles(source)) {
         const target = path.join(dir, folder, ...file.relativePath.split('/'));
         await mkdir(path.dirname(target), { recursive: true });
         await copyFile(file.absolutePath, target);
         staged.push(`${folder}/${file.relativePath}`);
+        if (docsBytes < MAX_DOCS_TEXT && /\.(?:md|mdx|markdown)$/i.test(file.relativePath)) {
+          const text = await readFile(file.absolutePath, 'utf8');
+          docsBytes += text.length;
+          docsText.push(text);
+        }
       }
       break;
     }
@@ -179,7 +190,7 @@ async function stageNpm(
   if (types.types) {
     await alone('its API pages were left out', warnings, async () => {
       const limits = { maxFiles: types.maxFiles, maxBytes: types.maxBytes };
-      const api = await packageApi(dependency, dependency.types, limits);
+      const api = await packageApi(dependency, dependency.types, limits, docsText);
       await writePages(dir, api.pages);
       staged.push(...api.pages.map((page) => page.file));
       fromTypes = api.fromTypes;

@@ -1,7 +1,7 @@
 import { minMaxNormalize } from '@docs/rank';
 import { type ChunkHit, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
 import semver from 'semver';
-import { isHistoryPage, isOtherVersionPage } from '../history.js';
+import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../history.js';
 import { fuseWithVectors, type Retrieval, type ScoredHits, shareOfBest } from '../hybrid.js';
 import type { TermCounts } from '../idf.js';
 import type { ResolvedOptions } from '../options.js';
@@ -237,11 +237,13 @@ async function lexicalCandidates(
     // A section whose heading trail names the query's words is usually the one that answers it; a changelog's
     // heading names what changed ("Upgraded z.discriminatedUnion()"), not what the section documents. Both are
     // read from the hit (and kept per section), not queried.
-    const { trail, history, otherVersion } = factsOf(h, major);
+    const { trail, history, otherVersion, otherEntry } = factsOf(h, major);
     const heading = history || options.headingBoost === 0 ? 1 : 1 + options.headingBoost * (trailWeight(trail) / total);
     // A page many others link to is where the docs explain a thing; a copy of it for another dialect is not.
     const central = (1 + h.inboundLinks) ** options.linkWeight;
-    plainOwn.push(h.score * share * central * (history || otherVersion ? options.historyWeight : 1));
+    // An entry point the package's docs never import (tooling, integrations) answers after the ones they do.
+    const entry = otherEntry ? options.entryPointWeight : 1;
+    plainOwn.push(h.score * share * central * entry * (history || otherVersion ? options.historyWeight : 1));
     return (plainOwn[i] ?? 0) * heading;
   });
   // A page with many matching sections is about the topic; one stray match is not.
@@ -264,6 +266,8 @@ interface SectionFacts {
   readonly trail: readonly string[];
   readonly history: boolean;
   readonly otherVersion: boolean;
+  /** An API page of an entry point the package's docs never show imported. */
+  readonly otherEntry: boolean;
 }
 
 /**
@@ -280,6 +284,7 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
       trail: indexTokens(hit.breadcrumb.join(' ')),
       history: isHistoryPage(hit.path, hit.title),
       otherVersion: isOtherVersionPage(hit.path, major),
+      otherEntry: isOtherEntryPointPage(hit.path),
     };
     sectionFacts.set(hit.breadcrumb, found);
   }

@@ -85,8 +85,40 @@ export declare const logger: (prefix?: string) => () => void;
     },
     'node_modules/kyso/dist/esm/index.js': 'export {};\n',
     'node_modules/kyso/dist/esm/index.d.ts': "export * from './kysely.js';\n",
-    'node_modules/kyso/dist/esm/kysely.d.ts':
-      '/** The database. */\nexport declare class Kysely {\n    /** Runs the callback in a transaction. */\n    transaction(): TransactionBuilder;\n}\nexport interface TransactionBuilder {}\n',
+    'node_modules/kyso/dist/esm/kysely.d.ts': `/** The database. */
+export declare class Kysely<DB> {
+    /** Runs the callback in a transaction. */
+    transaction(): TransactionBuilder;
+    /** Releases the connections. */
+    destroy(): Promise<void>;
+    /** A copy with a plugin. */
+    withPlugin(plugin: string): Kysely<DB>;
+    /** The schema module. */
+    get schema(): string;
+}
+/** A database inside a transaction. */
+export declare class Transaction<DB> extends Kysely<DB> {
+    /** Runs the callback in a transaction. */
+    transaction(): TransactionBuilder;
+    /** Throws: a transaction is destroyed by committing or rolling back. */
+    destroy(): Promise<void>;
+    /** @override */
+    withPlugin(plugin: string): Transaction<DB>;
+    /** Whether this is a transaction. */
+    get isTransaction(): true;
+}
+export interface TransactionBuilder {}
+/** Options of every builder. */
+export interface BuilderOptions {
+    /** The dialect. */
+    dialect: string;
+}
+/** Options of a transaction builder. */
+export interface TransactionOptions extends BuilderOptions {
+    /** The isolation level. */
+    isolation: string;
+}
+`,
     // A runtime package without types, typed by @types/expressive, which extends a type package of its own.
     'node_modules/expressive/package.json': { name: 'expressive', version: '5.1.0', main: 'index.js' },
     'node_modules/expressive/index.js': 'module.exports = () => {};\n',
@@ -128,6 +160,10 @@ export interface Response {
         './v4': { types: './v4/index.d.cts', require: './v4/index.cjs' },
       },
     },
+    // Its docs folder shows `dual/v4` imported; its README only the root.
+    'node_modules/dual/README.md':
+      "# Dual\n\n```ts\nimport { z } from 'dual'\n```\n\nMake a schema for text:\n\n```ts\nconst s = z.string()\n```\n",
+    'node_modules/dual/docs/v4.md': "# Version 4\n\n```ts\nimport { z } from 'dual/v4'\n```\n",
     'node_modules/dual/index.d.cts':
       'import * as z from "./v3/external.cjs";\nexport * from "./v3/external.cjs";\nexport { z };\nexport default z;\n',
     'node_modules/dual/v3/external.d.cts':
@@ -179,8 +215,15 @@ afterAll(async () => {
 
 const folder = (name: string) => ({ name, dir: path.join(project, 'node_modules', ...name.split('/')) });
 
-async function pages(name: string, types?: string) {
-  const api = await packageApi(folder(name), types ? folder(types) : undefined, limits);
+// What each package's README shows a user importing: the entry points whose pages are not set apart.
+const readmes: Record<string, string> = {
+  webby: "import { logger } from 'webby/logger'",
+  dual: 'Zod 4 is at `dual/v4`.',
+  legacy: 'const { extra } = require("legacy/extra")',
+};
+
+async function pages(name: string, types?: string, docsText = readmes[name] ?? '') {
+  const api = await packageApi(folder(name), types ? folder(types) : undefined, limits, [docsText]);
   return Object.fromEntries(api.pages.map((page) => [page.file, page.markdown]));
 }
 
@@ -230,10 +273,49 @@ describe('packageApi', () => {
     expect(root).toContain('Deprecated: Use `App` instead.');
   });
 
+  it('sets apart the pages of an entry point the docs never import, as one for tools and integrations', async () => {
+    const found = await pages('webby', undefined, "import { App } from 'webby'\n\nSee webby/logger for logging.");
+    expect(Object.keys(found)).toEqual([
+      'api/App.md',
+      'api/index.md',
+      'api/Context.md',
+      'api/other-entry-points/logger/index.md',
+    ]);
+    expect(found['api/other-entry-points/logger/index.md']).toMatch(/^# webby\/logger API\n/);
+    // The root is the entry a user imports, whatever the docs say.
+    expect(Object.keys(await pages('dual', undefined, ''))).toEqual([
+      'api/index.md',
+      'api/ZodString.md',
+      'api/other-entry-points/v4/ZodString.md',
+      'api/other-entry-points/v4/index.md',
+    ]);
+  });
+
   it('reads the declarations beside the JS file when the package names none', async () => {
     const root = await allPages('kyso');
     expect(root).toContain('### Kysely.transaction\n\nMethod of `Kysely`');
     expect(root).toContain('Runs the callback in a transaction.');
+  });
+
+  it('documents a member once, where it is declared: a subclass links to what it inherits or repeats unchanged', async () => {
+    const found = await pages('kyso');
+    const subclass = found['api/Transaction.md'] ?? '';
+    expect(subclass.match(/^#{2,3} .*/gm)).toEqual([
+      '## Transaction',
+      '### Transaction.destroy',
+      '### Transaction.isTransaction',
+    ]);
+    // `transaction` repeats its base's comment; `withPlugin` its signature but for the class's own name; `schema` is
+    // not re-declared at all. `destroy` says something of its own.
+    expect(subclass).toContain('Inherits 3 members from [`Kysely`](Kysely.md), documented there.');
+    expect(subclass).toContain('Throws: a transaction is destroyed');
+    expect(found['api/Kysely.md']).toContain('### Kysely.transaction\n\nMethod of `Kysely`');
+    expect(found['api/Kysely.md']).toContain('### Kysely.withPlugin');
+    // An interface extending an exported one.
+    const options = found['api/TransactionOptions.md'] ?? '';
+    expect(options).toContain('### TransactionOptions.isolation');
+    expect(options).not.toContain('### TransactionOptions.dialect');
+    expect(options).toContain('Inherits one member from [`BuilderOptions`](BuilderOptions.md), documented there.');
   });
 
   it('documents a package from its @types package, following the type package that declares the members', async () => {
@@ -289,6 +371,25 @@ describe('packageApi', () => {
   it('stops at the limits with a warning', async () => {
     const api = await packageApi(folder('webby'), undefined, { maxFiles: 2, maxBytes: limits.maxBytes });
     expect(api.warnings).toEqual(['the API page stops at 2 declaration files or 16777216 bytes']);
+  });
+});
+
+describe('the entry points a package shows', () => {
+  it('reads which subpaths the README and docs folder import, and what their examples do, when staging', async () => {
+    const found = await findProjectDependencies(project, { dev: true });
+    const dual = found.installed.find((d) => d.name === 'dual');
+    if (!dual) throw new Error('dual not found');
+    const staged = await stageDependencyDocs(dual);
+    if (!staged.ok) throw new Error(staged.error);
+    try {
+      expect(await readFile(path.join(staged.value.root, 'api/v4/ZodString.md'), 'utf8')).toMatch(/^# dual\/v4 API/);
+      // The README's paragraph before an example calling `string()` lends its words to that API's section.
+      expect(await readFile(path.join(staged.value.root, 'api/index.md'), 'utf8')).toContain(
+        "## string\n\n`import { string } from 'dual'` · function\n\nIn the docs: Make a schema for text:",
+      );
+    } finally {
+      await staged.value.dispose();
+    }
   });
 });
 

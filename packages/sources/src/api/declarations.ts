@@ -27,6 +27,21 @@ interface Declared {
   readonly tags: readonly { readonly name: string; readonly text: string }[];
   /** The other names the entry point exports it under (`infer` beside `TypeOf`): users write those too. */
   readonly aliases?: readonly string[];
+  /** Passages of the package's README or docs that name it (`mentions.ts`). */
+  readonly mentions?: readonly string[];
+  /** Of a class or interface: the members it inherits from exported ones, documented there, by where. */
+  readonly inherited?: readonly Inherited[];
+}
+
+/** Where an export is documented: the page of `exportName` under `importPath`. */
+export interface Place {
+  readonly importPath: string;
+  readonly exportName: string;
+}
+
+/** Members a class or interface inherits (or re-declares saying nothing new) from an export documented elsewhere. */
+export interface Inherited extends Place {
+  readonly members: readonly string[];
 }
 
 // Tags that keep a declaration out of the public documentation.
@@ -46,8 +61,12 @@ const MAX_NESTING = 6;
  * followed to the declaration, `export =` modules as the default import with
  * their namespace members, overloads together. An export reachable from
  * several entry points is documented once, under the first (the package's
- * root comes first), and a member inherited from an exported class or
- * interface stays with that owner. Private, protected, `_`- and `~`-named members
+ * root comes first), and a member is documented once, where it is declared:
+ * a class or interface inheriting from an exported one says how many members
+ * it inherits and links to that page, and a member it re-declares has a
+ * section of its own only when it says something of its own (a comment or a
+ * signature of its own; kysely's `Transaction.transaction` repeats
+ * `Kysely.transaction` word for word). Private, protected, `_`- and `~`-named members
  * and anything tagged `@internal`, `@hidden`, `@ignore` or `@private` are left
  * out.
  */
@@ -56,6 +75,7 @@ export function apiSections(
   program: TypeScript.Program,
   entries: readonly EntryPoint[],
   warn: (warning: string) => void = () => undefined,
+  isOwnFile: (fileName: string) => boolean = () => true,
 ): ApiSection[] {
   const checker = program.getTypeChecker();
   const modules = entries.flatMap((entry) => {
@@ -75,32 +95,27 @@ export function apiSections(
   });
 
   const fileOrder = new Map(program.getSourceFiles().map((file, index) => [file.fileName, index]));
+  // What each entry point documents, and under which name: worked out before any page is written, so a subclass
+  // can name (and link to) the export its inherited members are documented on, wherever that comes in the walk.
   // A symbol exported under two names (`export default z` beside `export { z }`) is documented once.
   const documented = new Set<TypeScript.Symbol>();
-  const sections: ApiSection[] = [];
-  const walker = new Walker(ts, checker, claimed, warn);
-  for (const [index, { entry, module }] of modules.entries()) {
+  const places = new Map<TypeScript.Symbol, Place>();
+  const plans = modules.map(({ entry, module }, index) => {
     const exportEquals = module.exports?.get(ts.escapeLeadingUnderscores('export='));
     const binding = bindingName(entry.importPath);
-    const local: ApiSection[] = [];
-    if (exportEquals !== undefined) {
-      const target = resolved(ts, checker, exportEquals);
-      if (!documented.has(target)) {
-        documented.add(target);
-        const importLine = `import ${binding} from '${entry.importPath}'`;
-        local.push(
-          ...onPage(
-            binding,
-            alone(warn, binding, () => walker.own(target, binding, entry.importPath, importLine)),
-          ),
-        );
-      }
+    const whole = exportEquals === undefined ? undefined : resolved(ts, checker, exportEquals);
+    const wholeDocumented = whole !== undefined && !documented.has(whole);
+    if (whole !== undefined && wholeDocumented) {
+      documented.add(whole);
+      places.set(whole, { importPath: entry.importPath, exportName: binding });
     }
     const ordered = [...(exportsOf[index] ?? [])].sort(
       (a, b) => position(a.target, fileOrder) - position(b.target, fileOrder),
     );
     const namesOf = new Map<TypeScript.Symbol, string[]>();
     for (const { symbol, target } of ordered) namesOf.set(target, [...(namesOf.get(target) ?? []), symbol.getName()]);
+    const items: { target: TypeScript.Symbol; name: string; display: string; importLine: string; aliases: string[] }[] =
+      [];
     for (const { symbol, target } of ordered) {
       const name = symbol.getName();
       if (claimed.get(target) !== entry.importPath || documented.has(target) || name.startsWith('_')) continue;
@@ -114,13 +129,31 @@ export function apiSections(
           : isDefault
             ? `import ${display} from '${entry.importPath}'`
             : `import ${isTypeOnly(ts, target) ? 'type ' : ''}{ ${name} } from '${entry.importPath}'`;
+      const aliases = (namesOf.get(target) ?? []).filter((other) => other !== name && other !== 'default');
+      items.push({ target, name, display, importLine, aliases });
+      places.set(target, { importPath: entry.importPath, exportName: display });
+    }
+    return { entry, binding, whole: wholeDocumented ? whole : undefined, items };
+  });
+
+  const sections: ApiSection[] = [];
+  const walker = new Walker(ts, checker, claimed, places, isOwnFile, warn);
+  for (const { entry, binding, whole, items } of plans) {
+    if (whole !== undefined) {
+      const importLine = `import ${binding} from '${entry.importPath}'`;
+      sections.push(
+        ...onPage(
+          binding,
+          alone(warn, binding, () => walker.own(whole, binding, entry.importPath, importLine)),
+        ),
+      );
+    }
+    for (const { target, display, importLine, aliases } of items) {
       const [own, ...members] = alone(warn, display, () =>
         walker.document(target, display, entry.importPath, importLine),
       );
-      const aliases = (namesOf.get(target) ?? []).filter((other) => other !== name && other !== 'default');
-      if (own) local.push(...onPage(display, [aliases.length > 0 ? { ...own, aliases } : own, ...members]));
+      if (own) sections.push(...onPage(display, [aliases.length > 0 ? { ...own, aliases } : own, ...members]));
     }
-    sections.push(...local);
   }
   return sections;
 }
@@ -153,6 +186,8 @@ class Walker {
     private readonly ts: typeof TypeScript,
     private readonly checker: TypeScript.TypeChecker,
     private readonly claimed: ReadonlyMap<TypeScript.Symbol, string>,
+    private readonly places: ReadonlyMap<TypeScript.Symbol, Place>,
+    private readonly isOwnFile: (fileName: string) => boolean,
     private readonly warn: (warning: string) => void,
   ) {}
 
@@ -182,6 +217,26 @@ class Walker {
     const comment = this.comment(symbol);
     if (comment === undefined) return [];
     const declarations = symbol.declarations ?? [];
+    // A module (`import * as vite from 'vite'; export { vite as Vite }`), perhaps with augmentations beside it.
+    const module = declarations.find((d): d is TypeScript.SourceFile => ts.isSourceFile(d));
+    if (module !== undefined && !this.isOwnFile(module.fileName)) {
+      // Another package's whole API (`Vite` in `vitest/node`) is that package's to document: named here, its members
+      // left to it, or its hundreds of sections answer this package's questions.
+      const count = this.checker.getExportsOfModule(symbol).filter((m) => !m.getName().startsWith('_')).length;
+      const other = packageOf(module.fileName);
+      const where = other === undefined ? 'another package' : `\`${other}\``;
+      return [
+        {
+          importPath,
+          name,
+          kind: 'namespace',
+          importLine,
+          signatures: [],
+          doc: `The namespace of ${where}'s ${count} exports, re-exported: \`${name}.<export>\` reaches each of them, documented with ${other === undefined ? 'that package' : where}.`,
+          tags: [],
+        },
+      ];
+    }
     if (declarations.length === 1 && ts.isSourceFile(declarations[0] as TypeScript.Node)) {
       // `export * as z from './x'` (or import + export): a namespace of another module's exports.
       const members = this.checker.getExportsOfModule(symbol).filter((m) => !m.getName().startsWith('_'));
@@ -202,10 +257,9 @@ class Walker {
         .filter((target) => !this.claimed.has(target) && depth < 1);
       return [own, ...unclaimed.flatMap((m) => this.document(m, `${name}.${m.getName()}`, importPath, importLine, 1))];
     }
-    return [
-      this.section(symbol, name, importPath, importLine, comment),
-      ...this.members(symbol, name, importPath, importLine, depth),
-    ];
+    const { sections, inherited } = this.members(symbol, name, importPath, importLine, depth);
+    const own = this.section(symbol, name, importPath, importLine, comment);
+    return [inherited.length > 0 ? { ...own, inherited } : own, ...sections];
   }
 
   /** The section of a symbol itself, or none when a tag hides it. */
@@ -223,9 +277,7 @@ class Walker {
     comment: Pick<Declared, 'doc' | 'tags'>,
     owner?: string,
   ): Declared {
-    const signatures = [...new Set((symbol.declarations ?? []).map((d) => declarationText(this.ts, d)))].filter(
-      (text) => text !== '',
-    );
+    const signatures = this.signatures(symbol);
     return {
       importPath,
       name,
@@ -237,14 +289,18 @@ class Walker {
     };
   }
 
-  /** Public members of a class, interface or namespace, each under its owner's name. */
+  /**
+   * Public members of a class, interface or namespace, each under its owner's name; and those documented on an
+   * exported base instead, by base: a member it inherits, or one it re-declares with the base's comment and
+   * signature (kysely's `Transaction.transaction` repeats `Kysely.transaction` word for word).
+   */
   private members(
     symbol: TypeScript.Symbol,
     owner: string,
     importPath: string,
     importLine: string,
     depth: number,
-  ): Declared[] {
+  ): { sections: Declared[]; inherited: Inherited[] } {
     const { ts, checker } = this;
     const members: TypeScript.Symbol[] = [];
     if (symbol.flags & ts.SymbolFlags.Class) {
@@ -266,11 +322,21 @@ class Walker {
       }
     }
     const sections: Declared[] = [];
+    const inherited = new Map<Place, string[]>();
     const seen = new Set<TypeScript.Symbol>();
     for (const member of members) {
-      if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member, symbol)) continue;
+      if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member)) continue;
       seen.add(member);
       const name = member.getName() === ts.InternalSymbolName.Constructor ? 'constructor' : member.getName();
+      const from = this.documentedOn(member, symbol);
+      if (from !== undefined) {
+        // Listed where its owner's page documents it: a member hidden there is hidden here too.
+        const place = this.places.get(from);
+        if (place !== undefined && this.comment(member) !== undefined) {
+          inherited.set(place, [...(inherited.get(place) ?? []), name]);
+        }
+        continue;
+      }
       const qualified = `${owner}.${name}`;
       if (member.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface | ts.SymbolFlags.Module)) {
         sections.push(...this.document(member, qualified, importPath, importLine, depth + 1));
@@ -278,11 +344,11 @@ class Walker {
         sections.push(...this.own(member, qualified, importPath, importLine, owner));
       }
     }
-    return sections;
+    return { sections, inherited: [...inherited].map(([place, names]) => ({ ...place, members: names })) };
   }
 
-  /** A member worth a section: named, not private or protected, not `_`- or `~`-named, and not one an exported owner documents. */
-  private isPublicMember(member: TypeScript.Symbol, owner: TypeScript.Symbol): boolean {
+  /** A public member: named, not private or protected, not `_`- or `~`-named. */
+  private isPublicMember(member: TypeScript.Symbol): boolean {
     const { ts } = this;
     const declaration = member.valueDeclaration ?? member.declarations?.[0];
     if (declaration === undefined) return false;
@@ -290,14 +356,56 @@ class Walker {
     const isConstructor = name === ts.InternalSymbolName.Constructor;
     // `_x` and `#x` are private by convention; `~x` is how Standard Schema hides a member from autocompletion.
     if (!isConstructor && /^[_#~]/.test(name)) return false;
-    if (ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) {
-      return false;
+    return !(ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected));
+  }
+
+  /**
+   * The exported class or interface a member of `owner` is documented on instead of `owner`'s page, if any: where
+   * it is declared, when that is another export; or, for a member `owner` re-declares, the export declaring the
+   * member it overrides, when the two say the same (the same comment and tags, the same signature but for the
+   * owner's own name: `withPlugin(): Transaction<DB>` repeats `withPlugin(): Kysely<DB>`).
+   */
+  private documentedOn(member: TypeScript.Symbol, owner: TypeScript.Symbol): TypeScript.Symbol | undefined {
+    const { ts, checker } = this;
+    const declaration = member.valueDeclaration ?? member.declarations?.[0];
+    if (declaration === undefined) return undefined;
+    const parent = declaringOwner(checker, declaration);
+    if (parent !== undefined && parent !== owner) return this.claimed.has(parent) ? parent : undefined;
+    if (parent === undefined || ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Static) return undefined;
+    const base = this.overridden(member, owner);
+    if (base === undefined) return undefined;
+    const ownText = this.signatures(member).map((text) => renamed(text, owner.getName(), base.parent.getName()));
+    const same =
+      sameComment(this.comment(member), this.comment(base.member)) &&
+      ownText.join('\n') === this.signatures(base.member).join('\n');
+    return same ? base.parent : undefined;
+  }
+
+  /** The member of an exported base of `owner` (a class's or interface's) that `member` overrides, and that base. */
+  private overridden(
+    member: TypeScript.Symbol,
+    owner: TypeScript.Symbol,
+  ): { member: TypeScript.Symbol; parent: TypeScript.Symbol } | undefined {
+    const { ts, checker } = this;
+    if (!(owner.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface))) return undefined;
+    const type = checker.getDeclaredTypeOfSymbol(owner);
+    if (!type.isClassOrInterface()) return undefined;
+    for (const base of checker.getBaseTypes(type)) {
+      const found = checker.getPropertyOfType(base, member.getName());
+      const declaration = found?.valueDeclaration ?? found?.declarations?.[0];
+      const parent = declaration === undefined ? undefined : declaringOwner(checker, declaration);
+      if (declaration === undefined || parent === undefined || parent === owner || !this.claimed.has(parent)) continue;
+      const name = ts.getNameOfDeclaration(declaration);
+      const declared = name === undefined ? undefined : checker.getSymbolAtLocation(name);
+      if (declared !== undefined) return { member: declared, parent };
     }
-    // Inherited from an exported class or interface: documented there, not again under each subclass.
-    const parent = declaration.parent;
-    const parentName = parent && 'name' in parent ? (parent.name as TypeScript.Node | undefined) : undefined;
-    const parentSymbol = parentName ? this.checker.getSymbolAtLocation(parentName) : undefined;
-    return parentSymbol === undefined || parentSymbol === owner || !this.claimed.has(parentSymbol);
+    return undefined;
+  }
+
+  private signatures(symbol: TypeScript.Symbol): string[] {
+    return [...new Set((symbol.declarations ?? []).map((d) => declarationText(this.ts, d)))].filter(
+      (text) => text !== '',
+    );
   }
 
   /** The comment of a symbol, or undefined when a tag hides it. */
@@ -310,6 +418,47 @@ class Walker {
     if (tags.some((tag) => HIDDEN_TAGS.has(tag.name))) return undefined;
     return { doc: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(), tags };
   }
+}
+
+/** The npm package a declaration file belongs to: `vite` for `…/node_modules/vite/dist/node/index.d.ts`. */
+function packageOf(fileName: string): string | undefined {
+  const parts = fileName.split(/[\\/]/);
+  const at = parts.lastIndexOf('node_modules');
+  const first = at < 0 ? undefined : parts[at + 1];
+  if (first === undefined) return undefined;
+  return first.startsWith('@') && parts[at + 2] !== undefined ? `${first}/${parts[at + 2]}` : first;
+}
+
+/** The class, interface or namespace a member's declaration sits in. */
+function declaringOwner(
+  checker: TypeScript.TypeChecker,
+  declaration: TypeScript.Declaration,
+): TypeScript.Symbol | undefined {
+  const parent = declaration.parent;
+  const name = parent && 'name' in parent ? (parent.name as TypeScript.Node | undefined) : undefined;
+  return name ? checker.getSymbolAtLocation(name) : undefined;
+}
+
+// Tags that mark a re-declaration as one without adding to what it says.
+const REDECLARATION_TAGS = new Set(['override', 'inheritdoc', 'inheritDoc']);
+
+/** Whether two comments say the same, read as TypeScript reads them (an override without one shows its base's). */
+function sameComment(
+  a: Pick<Declared, 'doc' | 'tags'> | undefined,
+  b: Pick<Declared, 'doc' | 'tags'> | undefined,
+): boolean {
+  if (a === undefined || b === undefined) return false;
+  const tags = (c: Pick<Declared, 'tags'>) =>
+    c.tags
+      .filter((tag) => !REDECLARATION_TAGS.has(tag.name))
+      .map((tag) => `${tag.name} ${tag.text}`)
+      .join('\n');
+  return a.doc === b.doc && tags(a) === tags(b);
+}
+
+/** A signature with one type name for another, as a whole word: `Transaction<DB>` → `Kysely<DB>`. */
+function renamed(text: string, from: string, to: string): string {
+  return from === to ? text : text.replace(new RegExp(`(?<![\\w$])${from.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'), to);
 }
 
 /** The symbol an export stands for: aliases (`export { a } from`, `export *`) followed to the declaration. */

@@ -4,7 +4,9 @@ import type TypeScript from 'typescript';
 import { resolvePackageFolder } from '../dependencies.js';
 import { apiSections } from './declarations.js';
 import { type PackageFolder, resolveEntryPoints } from './entry-points.js';
+import { isShownEntryPoint } from './entry-roles.js';
 import { type ApiPage, apiPages } from './markdown.js';
+import { docsMentions } from './mentions.js';
 
 export type { PackageFolder } from './entry-points.js';
 export type { ApiPage } from './markdown.js';
@@ -31,25 +33,34 @@ export interface ApiDocs {
  * program reads declaration files of the package, of its types package and of
  * the packages either depends on (where `vitest` re-exports `@vitest/expect`,
  * or `@types/express` extends `@types/express-serve-static-core`), nothing
- * else and nothing outside them, within `limits`.
+ * else and nothing outside them, within `limits`. `docs` are the package's
+ * README and docs folder's markdown: an entry point they never import has its
+ * pages apart, under `api/other-entry-points/` (see `isShownEntryPoint`), and
+ * their paragraphs naming an API are quoted in its section (see `docsMentions`).
  */
 export async function packageApi(
   runtime: PackageFolder,
   types: PackageFolder | undefined,
   limits: ApiLimits,
+  docs: readonly string[] = [],
 ): Promise<ApiDocs> {
-  if (types === undefined) return await readApi(runtime, undefined, limits);
+  if (types === undefined) return await readApi(runtime, undefined, limits, docs);
   try {
-    return await readApi(runtime, types, limits);
+    return await readApi(runtime, types, limits, docs);
   } catch (error) {
     // The @types join fails alone: the package's own declarations still make its pages, where it has any.
-    const own = await readApi(runtime, undefined, limits);
+    const own = await readApi(runtime, undefined, limits, docs);
     const reason = error instanceof Error ? error.message : String(error);
     return { ...own, warnings: [`the API from ${types.name} was left out: ${reason}`, ...own.warnings] };
   }
 }
 
-async function readApi(runtime: PackageFolder, types: PackageFolder | undefined, limits: ApiLimits): Promise<ApiDocs> {
+async function readApi(
+  runtime: PackageFolder,
+  types: PackageFolder | undefined,
+  limits: ApiLimits,
+  docs: readonly string[],
+): Promise<ApiDocs> {
   const ts = (await import('typescript')).default;
   const manifest = await readManifest(runtime.dir);
   const typesManifest = types ? await readManifest(types.dir) : undefined;
@@ -71,8 +82,22 @@ async function readApi(runtime: PackageFolder, types: PackageFolder | undefined,
     options,
     host: boundedHost(ts, options, readable, limits, (warning) => warnings.push(warning)),
   });
-  const sections = apiSections(ts, program, entries, (warning) => warnings.push(warning));
-  const pages = apiPages(runtime.name, sections);
+  // The package's own declarations, and its types package's: a namespace made of another package's module is that
+  // package's API.
+  const own = [runtime.dir, ...(types ? [types.dir] : [])].map((dir) => `${dir}${path.sep}`);
+  const isOwnFile = (file: string) => {
+    const real = ts.sys.realpath?.(file) ?? file;
+    return own.some((dir) => real.startsWith(dir));
+  };
+  const declared = apiSections(ts, program, entries, (warning) => warnings.push(warning), isOwnFile);
+  // The docs' paragraphs that name an API lend it their words.
+  const mentions = docsMentions(ts, docs, declared);
+  const sections = declared.map((section, i) => {
+    const lent = mentions.get(i);
+    return lent === undefined ? section : { ...section, mentions: lent };
+  });
+  const docsText = docs.join('\n');
+  const pages = apiPages(runtime.name, sections, (importPath) => isShownEntryPoint(importPath, runtime.name, docsText));
   const typed = new Set(entries.filter((entry) => entry.fromTypes).map((entry) => entry.importPath));
   return { pages, fromTypes: pages.some((page) => typed.has(page.importPath)), warnings: [...new Set(warnings)] };
 }

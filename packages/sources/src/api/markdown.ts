@@ -1,4 +1,6 @@
-import type { ApiSection } from './declarations.js';
+import path from 'node:path';
+import type { ApiSection, Inherited, Place } from './declarations.js';
+import { OTHER_ENTRY_POINTS } from './entry-roles.js';
 
 /** One API page: an export of one entry point with its members, or the entry point's other exports. */
 export interface ApiPage {
@@ -13,7 +15,10 @@ export interface ApiPage {
  * api-extractor): a class, interface or namespace with members gets a page of
  * its own, the unit a reader opens and a search tells apart, and an entry
  * point's other exports (functions, variables, types) share its index page
- * (`api/index.md`, `api/v4/index.md`). Each page is titled by its entry point
+ * (`api/index.md`, `api/v4/index.md`); an entry point `isShown` says the
+ * package's docs never import has its pages under `api/other-entry-points/`
+ * (`api/other-entry-points/node/index.md` for `vitest/node`), which a search
+ * weighs less. Each page is titled by its entry point
  * (`# zod/v4 API`) and holds a `##` section per export and a `###` per member,
  * each opening with how to import it, then the comment (a deprecation first),
  * the parameters and return value, the signatures in a `ts` fence (overloads
@@ -22,7 +27,11 @@ export interface ApiPage {
  * @example
  * apiPages('zod', sections).map((p) => p.file); // → ['api/index.md', 'api/ZodString.md', 'api/v4/index.md', …]
  */
-export function apiPages(packageName: string, sections: readonly ApiSection[]): ApiPage[] {
+export function apiPages(
+  packageName: string,
+  sections: readonly ApiSection[],
+  isShown: (importPath: string) => boolean = () => true,
+): ApiPage[] {
   const byExport = new Map<string, { importPath: string; exportName: string; sections: ApiSection[] }>();
   for (const section of sections) {
     const key = `${section.importPath}\0${section.exportName}`;
@@ -32,9 +41,11 @@ export function apiPages(packageName: string, sections: readonly ApiSection[]): 
   }
   // Page by page, in the order of the exports: an entry point's index page where its first loose export is.
   const pages = new Map<string, { importPath: string; stem: string; sections: ApiSection[] }>();
-  for (const { importPath, exportName, sections: list } of byExport.values()) {
+  const pageOf = new Map<string, string>();
+  for (const [exportKey, { importPath, exportName, sections: list }] of byExport) {
     const own = list.length > 1;
     const key = own ? `${importPath}\0${exportName}` : importPath;
+    pageOf.set(exportKey, key);
     const page = pages.get(key);
     if (page) page.sections.push(...list);
     else pages.set(key, { importPath, stem: own ? exportName : 'index', sections: [...list] });
@@ -42,15 +53,26 @@ export function apiPages(packageName: string, sections: readonly ApiSection[]): 
   // Index pages take their names first, so an export called `index` is the one renamed.
   const files = new Set<string>();
   const folderOf = (importPath: string) =>
-    importPath === packageName ? 'api' : `api/${importPath.slice(packageName.length + 1)}`;
+    importPath === packageName
+      ? 'api'
+      : `api/${isShown(importPath) ? '' : `${OTHER_ENTRY_POINTS}/`}${importPath.slice(packageName.length + 1)}`;
   const named = new Map<string, string>();
   for (const [key, page] of pages)
     if (page.stem === 'index') named.set(key, uniqueFile(files, folderOf(page.importPath), 'index'));
-  return [...pages].map(([key, { importPath, stem, sections: list }]) => ({
-    file: named.get(key) ?? uniqueFile(files, folderOf(importPath), stem),
-    importPath,
-    markdown: `${[`# ${importPath} API`, ...list.map(sectionMarkdown)].join('\n\n')}\n`,
-  }));
+  for (const [key, page] of pages) {
+    if (!named.has(key)) named.set(key, uniqueFile(files, folderOf(page.importPath), page.stem));
+  }
+  // Where a place is documented, as a link from `from`: the page of its export, relative, as docs sites link.
+  const linkTo = (from: string, place: Place) => {
+    const key = pageOf.get(`${place.importPath}\0${place.exportName}`);
+    const file = key === undefined ? undefined : named.get(key);
+    return file === undefined ? undefined : path.posix.relative(path.posix.dirname(from), file);
+  };
+  return [...pages].map(([key, { importPath, sections: list }]) => {
+    const file = named.get(key) ?? folderOf(importPath);
+    const body = list.map((section) => sectionMarkdown(section, (place) => linkTo(file, place)));
+    return { file, importPath, markdown: `${[`# ${importPath} API`, ...body].join('\n\n')}\n` };
+  });
 }
 
 /** A file name for an export, unique in the package even where names differ only in case or in characters dropped. */
@@ -62,7 +84,7 @@ function uniqueFile(taken: Set<string>, folder: string, exportName: string): str
   return file;
 }
 
-function sectionMarkdown(section: ApiSection): string {
+function sectionMarkdown(section: ApiSection, linkTo: (place: Place) => string | undefined): string {
   const level = section.owner !== undefined || section.name.includes('.') ? '###' : '##';
   const reach =
     section.owner === undefined
@@ -75,6 +97,7 @@ function sectionMarkdown(section: ApiSection): string {
   const deprecated = section.tags.find((tag) => tag.name === 'deprecated');
   if (deprecated) parts.push(`Deprecated${deprecated.text ? `: ${links(deprecated.text)}` : '.'}`);
   if (section.doc !== '') parts.push(links(section.doc));
+  for (const passage of section.mentions ?? []) parts.push(`In the docs: ${passage}`);
   const listed = section.tags.filter((tag) => LISTED.has(tag.name));
   if (listed.length > 0) parts.push(listed.map(listItem).join('\n'));
   for (const tag of section.tags) {
@@ -82,10 +105,22 @@ function sectionMarkdown(section: ApiSection): string {
     else if (LABELLED.has(tag.name) && tag.text !== '') parts.push(`${capitalised(tag.name)}: ${links(tag.text)}`);
   }
   if (section.signatures.length > 0) parts.push(['```ts', ...section.signatures, '```'].join('\n'));
+  for (const from of section.inherited ?? []) parts.push(inheritedLine(from, linkTo(from)));
   for (const tag of section.tags) {
     if (tag.name === 'example' && tag.text !== '') parts.push(example(tag.text));
   }
   return parts.join('\n\n');
+}
+
+/**
+ * What a class or interface inherits from one export: how many members, and a link to where they are documented.
+ * Not their names: a list of thirty names on each of forty subclasses matches every question about any of them
+ * (measured in docs/ranking.md, "Inherited members").
+ */
+function inheritedLine(from: Inherited, link: string | undefined): string {
+  const where = link === undefined ? `\`${from.exportName}\`` : `[\`${from.exportName}\`](${link})`;
+  const count = from.members.length === 1 ? 'one member' : `${from.members.length} members`;
+  return `Inherits ${count} from ${where}, documented there.`;
 }
 
 // Tags listed as `- name: text`, one line per name.

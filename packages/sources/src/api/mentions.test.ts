@@ -1,0 +1,68 @@
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { docsMentions } from './mentions.js';
+
+const apis = [
+  { name: 'TypeOf', aliases: ['infer'] },
+  { name: 'HonoBase.notFound' },
+  { name: 'ZodString.email' },
+  { name: 'ZodNumber.email' },
+  { name: 'ZodDate.email' },
+  { name: 'ZodType.parse' },
+];
+
+const fence = (code: string) => `\`\`\`ts\n${code}\n\`\`\``;
+
+describe('docsMentions', () => {
+  it('lends the paragraph that introduces an example to the API the example calls or instantiates', () => {
+    const docs = [
+      `Zod infers a static type from your schema definitions:\n\n${fence('type Player = z.infer<typeof Player>;')}\n`,
+      `Answer requests to routes that do not exist with a page of your own:\n\n${fence(
+        "app.notFound((c) => c.text('Custom 404', 404))",
+      )}\n`,
+    ];
+    expect(docsMentions(ts, docs, apis)).toEqual(
+      new Map([
+        [0, ['Zod infers a static type from your schema definitions:']],
+        [1, ['Answer requests to routes that do not exist with a page of your own:']],
+      ]),
+    );
+  });
+
+  it('reads a name several APIs share only with its owner, and leaves examples of many APIs and prose alone', () => {
+    const docs = [
+      `Check an address:\n\n${fence('schema.email()')}\n`,
+      `Check a string address:\n\n${fence('ZodString.email()')}\n`,
+      // Four APIs in one example: how they fit together, not what one does.
+      `A tour:\n\n${fence('z.infer<A>; app.notFound(f); ZodString.email(); s.parse(x)')}\n`,
+      // Prose naming an API, no example after it; and an example with no paragraph right before it.
+      `Use \`app.notFound()\` for missing routes.\n\n# Title\n\n${fence('app.notFound(f)')}`,
+    ];
+    expect(docsMentions(ts, docs, apis)).toEqual(new Map([[2, ['Check a string address:']]]));
+  });
+
+  it('keeps at most two passages per API, each cut at a sentence within its bound', () => {
+    const long = `${'The parser reads every field of the input. '.repeat(12)}Then it returns.`;
+    const docs = ['First:', 'Second:', long, 'Third:'].map((p) => `${p}\n\n${fence('s.parse(x)')}\n`);
+    const lent = docsMentions(ts, docs, apis).get(5) ?? [];
+    expect(lent).toEqual(['First:', 'Second:']);
+    const cut = docsMentions(ts, [`${long}\n\n${fence('s.parse(x)')}\n`], apis).get(5)?.[0] ?? '';
+    expect(cut.length).toBeLessThanOrEqual(320);
+    expect(cut).toMatch(/input\.$/);
+  });
+});
+
+describe('docsMentions, by the language of the example', () => {
+  it.each([
+    ['ts', 1],
+    ['js', 1],
+    ['javascript', 1],
+    ['tsx title="app.tsx"', 1],
+    ['', 1],
+    ['sh', 0],
+    ['python', 0],
+  ])('a ```%s block lends %i passage', (info, count) => {
+    const docs = [`Answer missing routes:\n\n\`\`\`${info}\napp.notFound(f)\n\`\`\`\n`];
+    expect(docsMentions(ts, docs, apis).get(1)?.length ?? 0).toBe(count);
+  });
+});

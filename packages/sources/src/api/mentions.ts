@@ -1,0 +1,149 @@
+import { createRequire } from 'node:module';
+import type MarkdownItCallable from 'markdown-it';
+import type { MarkdownIt, Token } from 'markdown-it';
+import type TypeScript from 'typescript';
+
+/**
+ * What a package's own examples do, in its own words: users ask by what they want done ("create an instance with a
+ * base URL"), which the API's comment may not say (`axios.create`). The paragraph that introduces a code example in
+ * the README or the docs folder lends its words to the API the example calls. (A paragraph merely naming an API in
+ * inline code was measured too, and cost on the projects it was not made from: docs/ranking.md, "Idioms".)
+ */
+
+/** Bounds: passages per API, characters per passage, APIs a passage may lend its words to. */
+const MAX_PASSAGES = 2;
+const MAX_PASSAGE_CHARS = 320;
+// An example calling many APIs shows how they fit together, not what any one of them does.
+const MAX_NAMED = 3;
+// A name more than this many sections share (`parse`, `get`) says nothing about which one is meant.
+const MAX_SHARING = 2;
+// Shorter names (`z`, `on`, `is`) are too often something else.
+const MIN_NAME = 3;
+
+const load = createRequire(import.meta.url);
+let markdown: MarkdownIt | undefined;
+function parser(): MarkdownIt {
+  if (markdown) return markdown;
+  const MarkdownItClass = load('markdown-it') as typeof MarkdownItCallable;
+  markdown = new MarkdownItClass('default', { html: false, linkify: false, typographer: false });
+  return markdown;
+}
+
+/** An API a passage can lend its words to: its qualified name (`ZodString.email`) and the names it is exported under. */
+export interface Named {
+  readonly name: string;
+  readonly aliases?: readonly string[];
+}
+
+/**
+ * For each API (by index in `apis`), the passages of `docs` that introduce an
+ * example calling it, in the docs' order, at most two each: the paragraph
+ * right before a code block, for each API the block calls or instantiates
+ * (`app.notFound(…)`, `z.infer<…>`), when it calls at most three. A call is
+ * matched by its last name (`notFound`; an API's last segment, or an alias); a
+ * name more than two APIs share is left alone unless the call also names the
+ * owner (`ZodString.email(…)`). The code is read with TypeScript's scanner.
+ *
+ * @example
+ * docsMentions(ts, ['Extract the type:\n\n```ts\ntype A = z.infer<typeof A>\n```\n'], [{ name: 'TypeOf', aliases: ['infer'] }]);
+ * // → Map { 0 => ['Extract the type:'] }
+ */
+export function docsMentions(
+  ts: typeof TypeScript,
+  docs: readonly string[],
+  apis: readonly Named[],
+): Map<number, string[]> {
+  const byName = new Map<string, number[]>();
+  for (const [index, api] of apis.entries()) {
+    for (const name of new Set([api.name.split('.').at(-1) ?? api.name, ...(api.aliases ?? [])])) {
+      if (name.length >= MIN_NAME) byName.set(name, [...(byName.get(name) ?? []), index]);
+    }
+  }
+  const resolve = (path: readonly string[]): number[] => {
+    const last = path.at(-1);
+    const found = last === undefined ? [] : (byName.get(last) ?? []);
+    if (found.length <= MAX_SHARING) return found;
+    // `ZodString.email` among many `email`s: the one whose owner the code names too.
+    const owner = path.at(-2);
+    return owner === undefined ? [] : found.filter((i) => apis[i]?.name.split('.').at(-2) === owner);
+  };
+  const lent = new Map<number, string[]>();
+  const lend = (prose: string, paths: readonly (readonly string[])[]) => {
+    const text = passage(prose);
+    if (text === '') return;
+    const named = new Set(paths.flatMap(resolve));
+    if (named.size === 0 || named.size > MAX_NAMED) return;
+    for (const index of named) {
+      const list = lent.get(index) ?? [];
+      if (list.length < MAX_PASSAGES && !list.includes(text)) lent.set(index, [...list, text]);
+    }
+  };
+  for (const doc of docs) {
+    const tokens = parser().parse(doc, {});
+    let previous: { prose: string; end: number } | undefined;
+    for (const [i, token] of tokens.entries()) {
+      if (token.type === 'inline' && tokens[i - 1]?.type === 'paragraph_open') {
+        previous = { prose: text(token), end: i + 1 };
+      } else if (token.type === 'fence' && isScript(token.info) && previous !== undefined && previous.end === i - 1) {
+        // The paragraph right before an example says what the example does.
+        lend(previous.prose, calledIn(ts, token.content));
+      }
+    }
+  }
+  return lent;
+}
+
+// Code blocks in JavaScript or TypeScript, or unlabelled: a shell session's or another language's calls are not this API's.
+const SCRIPT = /^(?:|[cm]?[jt]sx?|javascript|typescript|node)$/i;
+
+function isScript(info: string): boolean {
+  return SCRIPT.test(info.trim().split(/\s+/)[0] ?? '');
+}
+
+/** A paragraph's text, its code spans in backticks. */
+function text(inline: Token): string {
+  const parts: string[] = [];
+  for (const child of inline.children ?? []) {
+    if (child.type === 'text') parts.push(child.content);
+    else if (child.type === 'softbreak' || child.type === 'hardbreak') parts.push(' ');
+    else if (child.type === 'code_inline') parts.push(`\`${child.content}\``);
+  }
+  return parts.join('');
+}
+
+/** Prose as a passage: whitespace folded, cut at a sentence end within the bound. */
+function passage(prose: string): string {
+  const text = prose.replace(/\s+/g, ' ').trim();
+  if (text.length <= MAX_PASSAGE_CHARS) return text;
+  const cut = text.slice(0, MAX_PASSAGE_CHARS);
+  const end = cut.lastIndexOf('. ');
+  return end > 40 ? cut.slice(0, end + 1) : `${cut.trimEnd()} …`;
+}
+
+/** The APIs an example calls or instantiates with type arguments: each `a.b.c(` or `a.b<`, as its dotted path. */
+function calledIn(ts: typeof TypeScript, code: string): string[][] {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, code);
+  const calls: string[][] = [];
+  let path: string[] = [];
+  let afterDot = false;
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.Identifier || (afterDot && isKeyword(ts, kind))) {
+      path = afterDot ? [...path, scanner.getTokenValue()] : [scanner.getTokenValue()];
+      afterDot = false;
+    } else if (kind === ts.SyntaxKind.DotToken || kind === ts.SyntaxKind.QuestionDotToken) {
+      afterDot = path.length > 0;
+    } else {
+      if ((kind === ts.SyntaxKind.OpenParenToken || kind === ts.SyntaxKind.LessThanToken) && path.length > 0) {
+        calls.push(path);
+      }
+      path = [];
+      afterDot = false;
+    }
+  }
+  return calls;
+}
+
+/** A keyword token (`default`, `catch`, `infer`): member names may be keywords (`ZodType.default`). */
+function isKeyword(ts: typeof TypeScript, kind: TypeScript.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstKeyword && kind <= ts.SyntaxKind.LastKeyword;
+}
