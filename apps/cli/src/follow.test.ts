@@ -410,13 +410,17 @@ describe('a Python project', () => {
         `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\nSummary: ${name} lib\n\n# ${name}\n\n## ${topic}\n\n${body}\n`,
       );
     };
+    // The project declares what it uses; sync builds those, not every distribution in the virtualenv.
+    await writeFile(path.join(at, 'requirements.txt'), 'pyalpha==1.0\n');
     await distribution('pyalpha', '1.0', 'gearbox');
     const home = path.join(dir, 'py-home');
     const follower = new ProjectFollower({ project: at, home, docs, log: () => undefined, quietMs: 100 });
     follower.start();
     try {
       await expect.poll(() => packages(home), { timeout: 60_000, interval: 250 }).toEqual(['pyalpha@1.0.db']);
-      // `pip install pybeta`: a new .dist-info folder in site-packages.
+      // `pybeta` added to requirements.txt and `pip install -r requirements.txt`: a new .dist-info folder in
+      // site-packages.
+      await writeFile(path.join(at, 'requirements.txt'), 'pyalpha==1.0\npybeta==2.0\n');
       await distribution('pybeta', '2.0', 'sprocket');
       await expect
         .poll(() => packages(home), { timeout: 60_000, interval: 250 })
@@ -424,7 +428,7 @@ describe('a Python project', () => {
     } finally {
       await follower.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('watchProject', () => {
