@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { INSPECT_SCRIPT } from './inspect-script.js';
 
@@ -105,7 +105,10 @@ function runPython(interpreter: string, input: string, timeoutMs: number): Promi
 
 /**
  * The interpreters that may parse a distribution installed in `site`: the virtualenv's own (the Python the code was
- * installed for), then `python3` and `python` on the PATH.
+ * installed for), then `python3` and `python` on the PATH. The virtualenv's is taken only as `python -m venv` makes
+ * it, a link to an interpreter outside the folder holding the virtualenv, and run by that real path: a project
+ * arrives with a `git clone`, and an executable committed inside it (a `.venv/bin/python3` that is a script) would be
+ * code of the project's choosing. A copied interpreter (`--copies`, Windows) is passed over for the one on the PATH.
  */
 export async function interpretersFor(site: string): Promise<string[]> {
   const found: string[] = [];
@@ -113,9 +116,10 @@ export async function interpretersFor(site: string): Promise<string[]> {
   for (let depth = 0; depth < 4; depth++) {
     dir = path.dirname(dir);
     if (await stat(path.join(dir, 'pyvenv.cfg')).catch(() => undefined)) {
+      const holder = `${await realpath(path.dirname(dir)).catch(() => path.dirname(dir))}${path.sep}`;
       for (const candidate of ['bin/python3', 'bin/python', 'Scripts/python.exe']) {
-        const file = path.join(dir, ...candidate.split('/'));
-        if (await stat(file).catch(() => undefined)) found.push(file);
+        const real = await realpath(path.join(dir, ...candidate.split('/'))).catch(() => undefined);
+        if (real !== undefined && !real.startsWith(holder) && !found.includes(real)) found.push(real);
       }
       break;
     }
