@@ -171,9 +171,13 @@ async function main(): Promise<number> {
     }
     if (values.out) await writeFile(values.out, `${lines.join('\n')}\n`);
     printTable(scored, values['per-query'] === true);
+    // The set's name as the lines below print it: its file's name without `queries-` and `.jsonl` (dev, unbiased…).
+    const setName = values.queries
+      .map((file) => path.basename(file, '.jsonl').replace(/^queries-?/, '') || path.basename(path.dirname(file)))
+      .join(' + ');
     if (values['weak-check']) {
       await weakMatchCheck(
-        'dev',
+        setName,
         store,
         questions.map((q) => ({
           id: q.id,
@@ -184,7 +188,7 @@ async function main(): Promise<number> {
         (id) => withAlternatives({ format: 'index', limit: 10, ...tuning } as const, phrasings, id),
       );
     }
-    process.stdout.write(`\n${sizes.lines('dev').join('\n')}\n`);
+    process.stdout.write(`\n${sizes.lines(setName).join('\n')}\n`);
     return 0;
   } finally {
     await retrieval.close();
