@@ -40,7 +40,7 @@ function usage(): string {
     '       [--min-section-tokens N] [--max-section-tokens N] [--embed <model>] [--rerank <model>] [--mode lexical|hybrid]\n' +
     '       [--alternatives <file.jsonl>]... [--weak-check] [--budgets 1000,2000,4000]\n' +
     `       ranking: [--weights title,headings,heading,body] [--no-synonyms] [--fusion convex|rrf] ${knobs}\n` +
-    '       pnpm eval --project <dir> [--questions <file.jsonl>] [--out results.json] [--store <dir>] [--embed <model>] [ranking flags]\n' +
+    '       pnpm eval --project <dir> [--questions <file.jsonl>] [--out results.json] [--store <dir>] [--embed <model>] [--tokens N] [ranking flags]\n' +
     '       (what `docs sync --dev` builds for the project, timed, then its questions; default <dir>/questions.jsonl)'
   );
 }
@@ -64,6 +64,8 @@ async function main(): Promise<number> {
       'weak-check': { type: 'boolean' },
       // The token budgets at which to measure whether the full answer holds a correct section (default: the default).
       budgets: { type: 'string' },
+      // A real project's answers at another token budget than the default.
+      tokens: { type: 'string' },
       // Ranking options, to measure a change before it becomes a default.
       weights: { type: 'string' },
       ...Object.fromEntries([...NUMBER_FLAGS.keys()].map((flag) => [flag, { type: 'string' } as const])),
@@ -90,7 +92,7 @@ async function main(): Promise<number> {
         ...(values.questions ? { questions: values.questions } : {}),
         ...(values.out ? { out: values.out } : {}),
         ...(values.store ? { store: values.store } : {}),
-        search: { ...rankingOptions(values), ...models.options },
+        search: { ...rankingOptions(values), ...models.options, ...tokenBudget(values.tokens) },
         ...(models.embedder ? { embed: (store: PackageStore) => embedAll(store, models.embedder as Embedder) } : {}),
       });
     } finally {
@@ -171,9 +173,13 @@ async function main(): Promise<number> {
     }
     if (values.out) await writeFile(values.out, `${lines.join('\n')}\n`);
     printTable(scored, values['per-query'] === true);
+    // The set's name as the lines below print it: its file's name without `queries-` and `.jsonl` (dev, unbiased…).
+    const setName = values.queries
+      .map((file) => path.basename(file, '.jsonl').replace(/^queries-?/, '') || path.basename(path.dirname(file)))
+      .join(' + ');
     if (values['weak-check']) {
       await weakMatchCheck(
-        'dev',
+        setName,
         store,
         questions.map((q) => ({
           id: q.id,
@@ -184,13 +190,21 @@ async function main(): Promise<number> {
         (id) => withAlternatives({ format: 'index', limit: 10, ...tuning } as const, phrasings, id),
       );
     }
-    process.stdout.write(`\n${sizes.lines('dev').join('\n')}\n`);
+    process.stdout.write(`\n${sizes.lines(setName).join('\n')}\n`);
     return 0;
   } finally {
     await retrieval.close();
     await store.close();
     if (!values.store) await rm(home, { recursive: true, force: true });
   }
+}
+
+/** `--tokens N`: the answers' token budget, a whole number ≥ 0 (0: none). */
+function tokenBudget(tokens: string | undefined): { tokens?: number } {
+  if (tokens === undefined) return {};
+  const n = Number(tokens);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--tokens must be a whole number ≥ 0, not ${tokens}`);
+  return { tokens: n };
 }
 
 /**

@@ -16,11 +16,14 @@ class ConceptEmbedder implements QueryEmbedder {
   readonly dimensions = 64;
   readonly id: string;
   calls = 0;
+  /** The texts of each call, in order. */
+  asked: string[][] = [];
   constructor(id = 'test:concepts:64') {
     this.id = id;
   }
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     this.calls += 1;
+    this.asked.push([...texts]);
     return texts.map((text) => {
       const vector = new Float32Array(this.dimensions);
       for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
@@ -167,6 +170,53 @@ describe('hybrid retrieval', () => {
     const counting = new ConceptEmbedder();
     await searchAll(store, 'advance the clock', { models: heldModels({ embedder: counting }) });
     expect(counting.calls).toBe(1);
+  });
+
+  it('with alternativeVectorWeight, embeds every phrasing in the one call and fuses each with the sections nearest its own vector', async () => {
+    const counting = new ConceptEmbedder();
+    const ask = (mode: 'lexical' | 'hybrid') =>
+      getDocs(store, 'webframe', 'path handler', {
+        mode,
+        models: heldModels({ embedder: counting }),
+        alternatives: ['crosssite origins'],
+        format: 'index',
+        ranking: { drop: 0, alternativeVectorWeight: 0.5 },
+      });
+    // Only the alternative's meaning reaches the CORS section: no word of either phrasing is in it.
+    expect((await ask('lexical')).results.map((r) => r.path)).not.toContain('cors.md');
+    const hybrid = await ask('hybrid');
+    expect(counting.asked).toEqual([['path handler', 'crosssite origins']]);
+    expect(hybrid.retrieval).toEqual({ mode: 'hybrid', embedder: 'test:concepts:64' });
+    // Second, scored by the alternative's vector at its weight (answered lexically beside a hybrid topic, it scored 0).
+    expect(hybrid.results.map((r) => r.path).slice(0, 2)).toEqual(['routing.md', 'cors.md']);
+    expect(hybrid.results[1]?.score).toBeGreaterThan(0.5);
+  });
+
+  it('by default embeds the question alone: alternatives answer lexically beside it', async () => {
+    const counting = new ConceptEmbedder();
+    const answer = await getDocs(store, 'webframe', 'path handler', {
+      models: heldModels({ embedder: counting }),
+      alternatives: ['crosssite origins'],
+      format: 'index',
+      ranking: { drop: 0 },
+    });
+    expect(counting.asked).toEqual([['path handler']]);
+    expect(answer.results.find((r) => r.path === 'cors.md')?.score ?? 0).toBe(0);
+  });
+
+  it('across libraries, ties in score are broken by the lexical score in hybrid answers as in lexical ones', async () => {
+    // Both libraries hold the one word, so both tops scale to the same score: the tie-break decides their order.
+    const ask = (mode: 'lexical' | 'hybrid') =>
+      searchAll(store, 'request', {
+        mode,
+        models: heldModels({ embedder }),
+        libraries: ['webframe', 'testkit'],
+        format: 'index',
+      });
+    const lexical = await ask('lexical');
+    const hybrid = await ask('hybrid');
+    expect(hybrid.retrieval.mode).toBe('hybrid');
+    expect(hybrid.results.map((r) => [r.library, r.path])).toEqual(lexical.results.map((r) => [r.library, r.path]));
   });
 
   it('across libraries, hybrid answers are scaled by term coverage as lexical ones are: an off-topic library stays under 0.5', async () => {

@@ -20,29 +20,35 @@ export interface ScoredHits {
 
 /**
  * Decides, library by library, whether vectors take part, and keeps what
- * the response says about it. One per search: the query is embedded once per
- * embedder, however many libraries share it.
+ * the response says about it. One per search: the question's phrasings (the
+ * topic first, then each alternative) are embedded once per embedder, in one
+ * batch, however many libraries share it.
  */
 export class Retrieval {
+  readonly #texts: readonly string[];
+  /** The topic: what a re-ranker reads beside each passage. */
   readonly #topic: string;
   readonly #options: ResolvedOptions;
   readonly #embedders = new Map<string, Promise<QueryEmbedder | Unavailable>>();
-  readonly #vectors = new Map<string, Promise<Float32Array | Unavailable>>();
+  readonly #vectors = new Map<string, Promise<Float32Array[] | Unavailable>>();
   readonly #notes: string[] = [];
   readonly #usedEmbedders = new Set<string>();
   #reranker: string | undefined;
 
-  constructor(topic: string, options: ResolvedOptions) {
-    this.#topic = topic;
+  /** `texts`: the phrasings as the embedder reads them, the topic first. */
+  constructor(texts: readonly string[], options: ResolvedOptions) {
+    this.#texts = texts.length > 0 ? texts : [''];
+    this.#topic = this.#texts[0] as string;
     this.#options = options;
   }
 
   /**
-   * The query's vector for a library, when its package has vectors and the
-   * embedder that made them is here; otherwise undefined, and the response
-   * will say why the library answered lexically.
+   * Phrasing `phrasing`'s vector (0, the topic, by default) for a library, when
+   * its package has vectors and the embedder that made them is here;
+   * otherwise undefined, and the response will say why the library answered
+   * lexically.
    */
-  async queryVector(target: HybridTarget): Promise<Float32Array | undefined> {
+  async queryVector(target: HybridTarget, phrasing = 0): Promise<Float32Array | undefined> {
     const { mode, models } = this.#options;
     if (mode === 'lexical') return undefined;
     const stored = await target.reader().embedder();
@@ -67,18 +73,18 @@ export class Retrieval {
       this.#note(`${target.label} answered lexically: ${found.unavailable}`);
       return undefined;
     }
-    let vector = this.#vectors.get(found.id);
-    if (!vector) {
-      vector = embedQuery(found, this.#topic, this.#options.signal);
-      this.#vectors.set(found.id, vector);
+    let vectors = this.#vectors.get(found.id);
+    if (!vectors) {
+      vectors = embedQueries(found, this.#texts, this.#options.signal);
+      this.#vectors.set(found.id, vectors);
     }
-    const made = await vector;
+    const made = await vectors;
     if (isUnavailable(made)) {
       this.#note(`${target.label} answered lexically: ${made.unavailable}`);
       return undefined;
     }
     this.#usedEmbedders.add(found.id);
-    return made;
+    return made[phrasing];
   }
 
   /**
@@ -156,17 +162,18 @@ export class Retrieval {
   }
 }
 
-async function embedQuery(
+/** Every phrasing's vector, in one call: all of them, or why not (a search with some phrasings embedded and others not would weigh them unlike). */
+async function embedQueries(
   embedder: QueryEmbedder,
-  topic: string,
+  texts: readonly string[],
   signal: AbortSignal | undefined,
-): Promise<Float32Array | Unavailable> {
+): Promise<Float32Array[] | Unavailable> {
   try {
-    const [vector] = await embedder.embed([topic], 'query', signal ? { signal } : {});
-    if (!vector || vector.length !== embedder.dimensions) {
+    const vectors = await embedder.embed(texts, 'query', signal ? { signal } : {});
+    if (vectors.length !== texts.length || vectors.some((v) => v.length !== embedder.dimensions)) {
       return { unavailable: `${embedder.id} gave no query vector of ${embedder.dimensions} dimensions` };
     }
-    return vector;
+    return vectors;
   } catch (error) {
     return { unavailable: `${embedder.id} could not embed the query: ${(error as Error).message}` };
   }
@@ -179,7 +186,7 @@ async function embedQuery(
  *
  * - lexical: the within-library score as the lexical stage made it, as a share of the best (BM25's zero is a zero);
  * - vector: the cosine similarity, as a share of the best (below 0 counts as 0: unrelated);
- * - fused: `convexFusion` with `vectorWeight`, or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
+ * - fused: `convexFusion` with `vectorWeight` (the question's, or an alternative's), or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
  */
 export async function fuseWithVectors(
   target: HybridTarget,
@@ -187,6 +194,7 @@ export async function fuseWithVectors(
   query: Float32Array,
   limit: number,
   options: ResolvedOptions,
+  vectorWeight: number = options.vectorWeight,
 ): Promise<ScoredHits> {
   const reader = target.reader();
   const nearest = await reader.nearest(query, { limit });
@@ -212,7 +220,7 @@ export async function fuseWithVectors(
     );
     fused = hits.map((h) => rrf.get(String(h.id)) ?? 0);
   } else {
-    fused = convexFusion(shareOfBest(lexicalRaw), shareOfBest(similarity), { weight: options.vectorWeight });
+    fused = convexFusion(shareOfBest(lexicalRaw), shareOfBest(similarity), { weight: vectorWeight });
   }
   return { hits, raw: fused, covered: [...lexical.covered, ...extra.map(() => 0)] };
 }

@@ -137,6 +137,12 @@ export const RANKING_KNOBS = {
     ...between0And1,
     description: "How much an alternative phrasing's matches count beside the topic's (1 = as much).",
   },
+  alternativeVectorWeight: {
+    default: 0,
+    ...between0And1,
+    description:
+      "Hybrid: the share of vector similarity in an alternative phrasing's fused score, as vectorWeight is the question's; 0 answers alternatives lexically and does not embed them.",
+  },
   fusionRest: {
     default: 0.5,
     ...between0And1,

@@ -140,8 +140,13 @@ async function search(
   policy: SearchPolicy,
 ): Promise<SearchResponse> {
   const question = analyse(texts, options, policy.alsoDrop ? { alsoDrop: policy.alsoDrop } : {});
-  // The embedder reads the topic as the caps cut it, so a pasted page costs no more than its head.
-  const retrieval = new Retrieval(question.topic.slice(0, options.maxTopicChars), options);
+  // The embedder reads each phrasing it answers (the topic; the alternatives too when they take part in the vectors) as
+  // the caps cut it, so a pasted page costs no more than its head.
+  const embedded = options.alternativeVectorWeight > 0 ? question.phrasings : question.phrasings.slice(0, 1);
+  const retrieval = new Retrieval(
+    embedded.map((p) => p.text.slice(0, options.maxTopicChars)),
+    options,
+  );
   if (question.phrasings.every((p) => p.terms.length === 0)) {
     return noWords(
       question,

@@ -13,7 +13,7 @@ import type { Target } from './target.js';
 /** A chunk one phrasing found in one library. */
 export interface PhrasingHit {
   readonly hit: ChunkHit;
-  /** Within-library score before normalisation. */
+  /** The lexical within-library score before normalisation (0 for a section only vectors found): what breaks ties across libraries. */
   readonly raw: number;
   /** Normalised within its library, [0, 1]. */
   readonly score: number;
@@ -45,8 +45,11 @@ interface LexicalHits extends ScoredHits {
  * Stage 3: what each phrasing finds in one library, scored and normalised
  * within it (see {@link candidates}). One phrasing after another on the
  * library's one connection: SQLite work is synchronous, so running them
- * "concurrently" would only interleave. Vectors take part for the topic only:
- * alternatives are the docs' own words, which is what the index matches.
+ * "concurrently" would only interleave. In a hybrid answer the topic's
+ * lexical hits are fused with the sections nearest its vector; an
+ * alternative's too when `alternativeVectorWeight` is above 0, each with its
+ * own vector (docs/ranking.md: alternatives are mostly the docs' own words,
+ * and embedding them measured worse on the unbiased and external sets).
  * `known` is what the store's catalog knows of the library, per phrasing.
  */
 export async function scoreLibrary(
@@ -59,36 +62,43 @@ export async function scoreLibrary(
 ): Promise<PhrasingHits[]> {
   const lists: PhrasingHits[] = [];
   for (const [i, phrasing] of phrasings.entries())
-    lists.push(await candidates(target, phrasing.terms, limit, options, i === 0 ? retrieval : undefined, known?.[i]));
+    lists.push(await candidates(target, phrasing.terms, limit, options, { retrieval, phrasing: i }, known?.[i]));
   return lists;
 }
 
 /**
  * One phrasing's candidates in one library: its lexical hits normalised within
- * the library, or, for the topic when the package has vectors and their
- * embedder is here, those fused with the sections nearest the query vector.
+ * the library, or, when the package has vectors and their embedder is here,
+ * those fused with the sections nearest the phrasing's vector.
  */
 async function candidates(
   target: Target,
   words: readonly string[],
   limit: number,
   options: ResolvedOptions,
-  retrieval: Retrieval | undefined,
+  vectors: { readonly retrieval: Retrieval; readonly phrasing: number },
   known?: KnownTerms,
 ): Promise<PhrasingHits> {
   if (words.length === 0) return { list: [], bestCoverage: 0, counts: { frequencies: [], chunks: 0 } };
   const lexical = await lexicalCandidates(target, words, limit, options, known);
-  const query = retrieval ? await retrieval.queryVector(target) : undefined;
+  const topic = vectors.phrasing === 0;
+  const weight = topic ? options.vectorWeight : options.alternativeVectorWeight;
+  const query = topic || weight > 0 ? await vectors.retrieval.queryVector(target, vectors.phrasing) : undefined;
   if (query === undefined) {
     // BM25 of a chunk that matches nothing is 0: that, not the weakest candidate, is the bottom of the scale.
     const scores = lexical.hits.length === 0 ? [] : minMaxNormalize(lexical.raw, { floor: 0 });
     const plain = lexical.hits.length === 0 ? [] : minMaxNormalize(lexical.plain, { floor: 0 });
     return phrasingHits(lexical, scores, lexical.held, lexical.counts, plain);
   }
-  const fused = await fuseWithVectors(target, lexical, query, limit, options);
+  const fused = await fuseWithVectors(target, lexical, query, limit, options, weight);
   // The sections only the vectors found come after the lexical ones, and hold none of the terms as far as is known.
   const held = fused.hits.map((_, i) => lexical.held[i] ?? []);
-  return phrasingHits(fused, shareOfBest(fused.raw), held, lexical.counts);
+  // Ordered by the fused score; `raw`, which breaks ties between libraries (merge), stays the lexical score a
+  // lexical answer breaks them by: the fused score is a share of each library's own best, the same 1 at the top
+  // of every library, so ties between libraries (every library holding all of a short phrasing's words) fell to
+  // the scale phrasings happened to be on (issue 42).
+  const raw = fused.hits.map((_, i) => lexical.raw[i] ?? 0);
+  return phrasingHits({ ...fused, raw }, shareOfBest(fused.raw), held, lexical.counts);
 }
 
 /**
@@ -168,7 +178,7 @@ function phrasingHits(
       coverage: scored.covered[i] ?? 1,
       held: held[i] ?? [],
     }))
-    .sort((x, y) => y.raw - x.raw);
+    .sort((x, y) => y.score - x.score || y.raw - x.raw);
   return { list, bestCoverage: scored.covered.reduce((best, c) => Math.max(best, c), 0), counts };
 }
 
