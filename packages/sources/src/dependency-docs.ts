@@ -1,15 +1,11 @@
-import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import pLimit from 'p-limit';
-import { type ApiPage, packageApi } from './api/index.js';
+import { packageApi } from './api/index.js';
 import type { InstalledDependency } from './dependencies.js';
 import { stageGo } from './go/stage-go.js';
 import { stagePythonDocs } from './python/stage.js';
-import { cleanReadme } from './readme.js';
 import { stageCrate } from './rust/stage-crate.js';
 import type { ResolvedSource } from './source.js';
+import { alone, stageDocsFolder, stageReadme, writePages } from './staged-parts.js';
 import { tempDir } from './temp-dir.js';
-import { findDocFiles } from './walk.js';
 
 /** Options for {@link stageDependencyDocs}. */
 export interface StageOptions {
@@ -41,8 +37,6 @@ const NOTHING_STAGED: Record<InstalledDependency['ecosystem'], string> = {
   rust: 'no README, examples or public API in its source',
 };
 
-const README = /^readme(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$/i;
-const PACKAGE_DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
 // The docs folder's markdown read to tell which entry points its examples import: a bound on the bytes held.
 const MAX_DOCS_TEXT = 8 * 1024 * 1024;
 
@@ -155,36 +149,14 @@ async function stageNpm(
   const docsText: string[] = [];
   // Each part fails alone: the package is built from the parts that worked, and the warnings say what was left out.
   await alone('its README was left out', warnings, async () => {
-    const entries = await readdir(dependency.dir, { withFileTypes: true });
-    const readme = entries.find((e) => e.isFile() && README.test(e.name));
-    if (!readme) return;
-    const target = path.extname(readme.name) === '' ? 'README.md' : readme.name;
-    const source = path.join(dependency.dir, readme.name);
-    // A markdown README is cleaned of its front page's badges and HTML (readme.ts); MDX, rst and others are copied.
-    const text = await readFile(source, 'utf8');
-    docsText.push(text);
-    if (/\.(?:md|markdown)$/i.test(target)) await writeFile(path.join(dir, target), cleanReadme(text));
-    else await copyFile(source, path.join(dir, target));
-    staged.push(target);
+    const readme = await stageReadme(dependency.dir, dir);
+    staged.push(...readme.files);
+    docsText.push(...readme.texts);
   });
   await alone('its docs folder was left out', warnings, async () => {
-    for (const folder of PACKAGE_DOCS_FOLDERS) {
-      const source = path.join(dependency.dir, folder);
-      if (!(await stat(source).catch(() => undefined))?.isDirectory()) continue;
-      let docsBytes = 0;
-      for (const file of await findDocFiles(source)) {
-        const target = path.join(dir, folder, ...file.relativePath.split('/'));
-        await mkdir(path.dirname(target), { recursive: true });
-        await copyFile(file.absolutePath, target);
-        staged.push(`${folder}/${file.relativePath}`);
-        if (docsBytes < MAX_DOCS_TEXT && /\.(?:md|mdx|markdown)$/i.test(file.relativePath)) {
-          const text = await readFile(file.absolutePath, 'utf8');
-          docsBytes += text.length;
-          docsText.push(text);
-        }
-      }
-      break;
-    }
+    const folder = await stageDocsFolder(dependency.dir, dir, MAX_DOCS_TEXT);
+    staged.push(...folder.files);
+    docsText.push(...folder.texts);
   });
   let fromTypes = false;
   if (types.types) {
@@ -198,24 +170,4 @@ async function stageNpm(
     });
   }
   return { files: staged, fromTypes, warnings };
-}
-
-/** Runs one part of staging; when it throws, `leftOut` and the reason become a warning, and staging goes on. */
-async function alone(leftOut: string, warnings: string[], stage: () => Promise<void>): Promise<void> {
-  try {
-    await stage();
-  } catch (error) {
-    warnings.push(`${leftOut}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-/**
- * The API pages written into the staged folder: each folder made once, the files written 32 at a time (a package's
- * thousand pages one after another spent seconds waiting on the file system, not writing).
- */
-async function writePages(dir: string, pages: readonly ApiPage[]): Promise<void> {
-  const targets = pages.map((page) => ({ file: path.join(dir, ...page.file.split('/')), markdown: page.markdown }));
-  for (const folder of new Set(targets.map((t) => path.dirname(t.file)))) await mkdir(folder, { recursive: true });
-  const limit = pLimit(32);
-  await Promise.all(targets.map((t) => limit(() => writeFile(t.file, t.markdown))));
 }

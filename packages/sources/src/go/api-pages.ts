@@ -1,4 +1,5 @@
 import type { ApiPage } from '../api/index.js';
+import { uniquePageFile } from '../staged-parts.js';
 import type { GoExample, GoFunc, GoPackage, GoType, GoValue } from './doc-helper.js';
 
 /**
@@ -31,10 +32,14 @@ export function goApiPages(modulePath: string, packages: readonly GoPackage[]): 
       if ((type.methods?.length ?? 0) + (type.funcs?.length ?? 0) > 0) own.push(type);
       else index.push(typeSections(type, importLine).join('\n\n'));
     }
-    pages.push({ file: unique(taken, folder, 'index'), importPath: pkg.importPath, markdown: page(title, index) });
+    pages.push({
+      file: uniquePageFile(taken, folder, 'index'),
+      importPath: pkg.importPath,
+      markdown: page(title, index),
+    });
     for (const type of own) {
       pages.push({
-        file: unique(taken, folder, type.name),
+        file: uniquePageFile(taken, folder, type.name),
         importPath: pkg.importPath,
         markdown: page(title, typeSections(type, importLine)),
       });
@@ -45,15 +50,6 @@ export function goApiPages(modulePath: string, packages: readonly GoPackage[]): 
 
 function page(title: string, sections: readonly string[]): string {
   return `${[title, ...sections].join('\n\n')}\n`;
-}
-
-/** A file name unique in the package even where names differ only in case (`api/Command.md`, `api/command-2.md`). */
-function unique(taken: Set<string>, folder: string, stem: string): string {
-  const safe = stem.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_') || 'index';
-  let file = `${folder}/${safe}.md`;
-  for (let n = 2; taken.has(file.toLowerCase()); n++) file = `${folder}/${safe}-${n}.md`;
-  taken.add(file.toLowerCase());
-  return file;
 }
 
 function packageSection(pkg: GoPackage, importLine: string): string {

@@ -1,9 +1,5 @@
-import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import pLimit from 'p-limit';
 import type { InstalledDependency } from '../dependencies.js';
-import { cleanReadme } from '../readme.js';
-import { findDocFiles } from '../walk.js';
+import { alone, stageDocsFolder, stageReadme, writePages } from '../staged-parts.js';
 import { goApiPages } from './api-pages.js';
 import { readGoApi } from './doc-helper.js';
 import { goOnPath } from './go-command.js';
@@ -16,9 +12,6 @@ export interface GoStageOptions {
   readonly maxBytes: number;
   readonly timeoutMs: number;
 }
-
-const README = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
-const DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
 
 /**
  * Stages a Go module's documentation into `dir`: its README, its docs folder (`docs/`, `doc/` or `documentation/`,
@@ -35,30 +28,10 @@ export async function stageGo(
   // Each part fails alone, as the npm staging's do: the module is built from the parts that worked, and the warnings
   // say what was left out.
   await alone('its README was left out', warnings, async () => {
-    const entries = await readdir(dependency.dir, { withFileTypes: true });
-    const readme = entries.find((e) => e.isFile() && README.test(e.name));
-    if (!readme) return;
-    const target = path.extname(readme.name) === '' ? 'README.md' : readme.name;
-    const source = path.join(dependency.dir, readme.name);
-    if (/\.(?:md|markdown)$/i.test(target)) {
-      await writeFile(path.join(dir, target), cleanReadme(await readFile(source, 'utf8')));
-    } else {
-      await copyFile(source, path.join(dir, target));
-    }
-    files.push(target);
+    files.push(...(await stageReadme(dependency.dir, dir)).files);
   });
   await alone('its docs folder was left out', warnings, async () => {
-    for (const folder of DOCS_FOLDERS) {
-      const source = path.join(dependency.dir, folder);
-      if (!(await stat(source).catch(() => undefined))?.isDirectory()) continue;
-      for (const file of await findDocFiles(source)) {
-        const target = path.join(dir, folder, ...file.relativePath.split('/'));
-        await mkdir(path.dirname(target), { recursive: true });
-        await copyFile(file.absolutePath, target);
-        files.push(`${folder}/${file.relativePath}`);
-      }
-      break;
-    }
+    files.push(...(await stageDocsFolder(dependency.dir, dir)).files);
   });
   if (!options.api) return { files, warnings };
   if (!(await goOnPath())) {
@@ -71,21 +44,8 @@ export async function stageGo(
     if (!api.ok) throw new Error(api.error);
     warnings.push(...api.warnings);
     const pages = goApiPages(modulePath, api.packages);
-    for (const folder of new Set(pages.map((p) => path.dirname(path.join(dir, ...p.file.split('/')))))) {
-      await mkdir(folder, { recursive: true });
-    }
-    const limit = pLimit(32);
-    await Promise.all(pages.map((p) => limit(() => writeFile(path.join(dir, ...p.file.split('/')), p.markdown))));
+    await writePages(dir, pages);
     files.push(...pages.map((p) => p.file));
   });
   return { files, warnings };
-}
-
-/** Runs one part of staging; when it throws, `leftOut` and the reason become a warning, and staging goes on. */
-async function alone(leftOut: string, warnings: string[], stage: () => Promise<void>): Promise<void> {
-  try {
-    await stage();
-  } catch (error) {
-    warnings.push(`${leftOut}: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }

@@ -1,7 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstalledDependency } from '../dependencies.js';
 import { cleanReadme } from '../readme.js';
+import { writePages } from '../staged-parts.js';
 import { pythonApi } from './api/index.js';
 import { parseMetadata } from './environment.js';
 
@@ -53,12 +54,8 @@ export async function stagePythonDocs(
   if (options.api) {
     try {
       const api = await pythonApi(dependency, dependency.types, options);
-      for (const page of api.pages) {
-        const target = path.join(dir, ...page.file.split('/'));
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, page.markdown);
-        files.push(page.file);
-      }
+      await writePages(dir, api.pages);
+      files.push(...api.pages.map((page) => page.file));
       fromTypes = api.fromStubs;
       warnings.push(...api.warnings);
     } catch (error) {

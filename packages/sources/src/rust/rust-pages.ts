@@ -1,4 +1,5 @@
 import type { ApiPage } from '../api/index.js';
+import { uniquePageFile } from '../staged-parts.js';
 import { availabilityText } from './cfg-text.js';
 import { IntraDocLinks } from './intra-doc-links.js';
 import type { PublicApi, PublicItem, PublicModule } from './public-api.js';
@@ -38,7 +39,7 @@ export function rustPages(api: PublicApi): ApiPage[] {
     const folder = ['api', ...module.path.slice(1)].join('/');
     const importPath = module.path.join('::');
     if (module.doc !== '' || module.deprecated !== undefined || loose.length > 0) {
-      const file = unique(taken, folder, 'index');
+      const file = uniquePageFile(taken, folder, 'index');
       links.add(module.path.slice(1), file);
       for (const item of loose) links.add(item.path.slice(1), file);
       planned.push({
@@ -52,7 +53,7 @@ export function rustPages(api: PublicApi): ApiPage[] {
       });
     }
     for (const item of own) {
-      const file = unique(taken, folder, item.item.name);
+      const file = uniquePageFile(taken, folder, item.item.name);
       links.add(item.path.slice(1), file);
       for (const member of [...(item.item.members ?? []), ...item.methods])
         links.add([...item.path.slice(1), member.name], file);
@@ -162,13 +163,4 @@ function fence(code: string): string {
 
 function capitalised(word: string): string {
   return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
-}
-
-/** A file name for a page, unique in the crate even where names differ only in case. */
-function unique(taken: Set<string>, folder: string, stem: string): string {
-  const safe = stem.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_') || 'index';
-  let file = `${folder}/${safe}.md`;
-  for (let n = 2; taken.has(file.toLowerCase()); n++) file = `${folder}/${safe}-${n}.md`;
-  taken.add(file.toLowerCase());
-  return file;
 }

@@ -1,9 +1,8 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import pLimit from 'p-limit';
-import type { ApiPage } from '../api/index.js';
 import type { InstalledDependency } from '../dependencies.js';
 import { cleanReadme } from '../readme.js';
+import { writePages } from '../staged-parts.js';
 import { isTable, readToml } from './cargo-files.js';
 import { type CrateLimits, CrateReader } from './crate-reader.js';
 import { publicApi } from './public-api.js';
@@ -104,11 +103,4 @@ function examplePage(name: string, program: string): string {
     docs.push((lines.shift() ?? '').replace(/^\s*\/\/! ?/, ''));
   const code = lines.join('\n').trim();
   return `# Example: ${name.replace(/\.rs$/, '')}\n\n${docs.length > 0 ? `${docs.join('\n').trim()}\n\n` : ''}\`\`\`rust\n${code}\n\`\`\`\n`;
-}
-
-async function writePages(dir: string, pages: readonly ApiPage[]): Promise<void> {
-  const targets = pages.map((page) => ({ file: path.join(dir, ...page.file.split('/')), markdown: page.markdown }));
-  for (const folder of new Set(targets.map((t) => path.dirname(t.file)))) await mkdir(folder, { recursive: true });
-  const limit = pLimit(32);
-  await Promise.all(targets.map((t) => limit(() => writeFile(t.file, t.markdown))));
 }
