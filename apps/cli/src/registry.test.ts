@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { PACKAGE_FORMAT_VERSION } from '@docs/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistry, type TestRegistry } from '../../../scripts/verdaccio.mjs';
-import { bin, run, runDocs } from './__tests__/registry-cli.js';
+import { runDocs } from './__tests__/registry-cli.js';
+import { bin, run } from './__tests__/run-command.js';
 
 // docs publish, docs install and docs sync --scope as a user runs them: the built command in
 // a project whose .npmrc points @acme at a real registry (verdaccio, started here) with a token.

@@ -1,14 +1,13 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, type Ran, run, writeFiles } from './__tests__/run-command.js';
 
 // `docs sync` in a Go module made here, its requirements laid out in a module cache made here as go lays it out;
 // go reads that cache only (GOPROXY=off), so nothing is fetched.
-const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 const hasGo = (() => {
   try {
     execFileSync('go', ['env', 'GOVERSION'], { stdio: 'ignore', env: { ...process.env, GOTOOLCHAIN: 'local' } });
@@ -21,30 +20,8 @@ let dir: string;
 let project: string;
 let env: NodeJS.ProcessEnv;
 
-function docs(
-  args: string[],
-  cwd: string,
-  extra: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...env, ...extra } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function write(at: string, files: Record<string, string>): Promise<void> {
-  for (const [file, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(at, file)), { recursive: true });
-    await writeFile(path.join(at, file), content);
-  }
+function docs(args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  return run(process.execPath, [bin, ...args], cwd, { ...env, ...extra });
 }
 
 const COMMAND_GO = `// Package cli builds command-line tools.
@@ -76,12 +53,12 @@ beforeAll(async () => {
     GOFLAGS: '-mod=mod',
     GOPROXY: 'off',
   };
-  await write(cache, {
+  await writeFiles(cache, {
     'github.com/!acme/cli/v2@v2.3.0/go.mod': 'module github.com/Acme/cli/v2\n',
     'github.com/!acme/cli/v2@v2.3.0/README.md': '# cli\n\nBuild command-line tools with nested commands.\n',
     'github.com/!acme/cli/v2@v2.3.0/command.go': COMMAND_GO,
   });
-  await write(project, {
+  await writeFiles(project, {
     'go.mod':
       'module example.com/app\n\ngo 1.21\n\nrequire (\n\tgithub.com/Acme/cli/v2 v2.3.0\n\texample.com/absent v1.0.0\n\texample.com/helper v0.1.0 // indirect\n)\n',
   });

@@ -1,40 +1,20 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, type Ran, run, writeFiles } from './__tests__/run-command.js';
 
 // The built command run on a Python project made here: a requirements.txt, and a .venv laid out as pip installs
 // (dist-info with METADATA and RECORD, the modules beside them). Its modules are parsed by the machine's python3.
-const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 let dir: string;
 let project: string;
 let temp: string;
 
-function docs(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args, '--home', path.join(dir, 'home')], {
-      cwd: project,
-      env: { ...process.env, TMPDIR: temp },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function docs(...args: string[]): Promise<Ran> {
+  return run(process.execPath, [bin, ...args, '--home', path.join(dir, 'home')], project, {
+    ...process.env,
+    TMPDIR: temp,
   });
-}
-
-async function write(root: string, files: Record<string, string>): Promise<void> {
-  for (const [file, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
-    await writeFile(path.join(root, file), content);
-  }
 }
 
 function distribution(name: string, version: string, files: Record<string, string>): Record<string, string> {
@@ -52,11 +32,11 @@ beforeAll(async () => {
   temp = path.join(dir, 'tmp');
   await mkdir(temp);
   project = path.join(dir, 'project');
-  await write(project, {
+  await writeFiles(project, {
     'requirements.txt': 'Fetcher==2.32.3\n',
     '.venv/pyvenv.cfg': 'home = /usr/bin\n',
   });
-  await write(path.join(project, '.venv', 'lib', 'python3.11', 'site-packages'), {
+  await writeFiles(path.join(project, '.venv', 'lib', 'python3.11', 'site-packages'), {
     ...distribution('Fetcher', '2.32.3', {
       'fetcher/__init__.py': 'from .models import Response\n',
       'fetcher/models.py':

@@ -6,7 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistry, type TestRegistry } from '../../../scripts/verdaccio.mjs';
-import { bin, runDocs } from './__tests__/registry-cli.js';
+import { runDocs } from './__tests__/registry-cli.js';
+import { bin } from './__tests__/run-command.js';
 
 // Vectors travel: a package embedded on one machine and published to a registry (verdaccio, started here) answers
 // hybrid on another machine that holds the same model, with the publisher's vectors and no embedding there; on a
