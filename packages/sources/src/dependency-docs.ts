@@ -4,7 +4,7 @@ import { stageGo } from './go/stage-go.js';
 import { stagePythonDocs } from './python/stage.js';
 import { stageCrate } from './rust/stage-crate.js';
 import type { ResolvedSource } from './source.js';
-import { alone, stageDocsFolder, stageReadme, writePages } from './staged-parts.js';
+import { alone, type Staged, stageDocsFolder, stageReadme, writePages } from './staged-parts.js';
 import { tempDir } from './temp-dir.js';
 
 /** Options for {@link stageDependencyDocs}. */
@@ -118,13 +118,6 @@ async function stageByEcosystem(dependency: InstalledDependency, dir: string, op
     case 'rust':
       return { ...(await stageCrate(dependency, dir, { api: options.types ?? true })), fromTypes: false };
   }
-}
-
-/** What staging wrote: the files, whether an API page came from the `@types/…` package, and what fell short. */
-interface Staged {
-  readonly files: readonly string[];
-  readonly fromTypes: boolean;
-  readonly warnings: readonly string[];
 }
 
 /** Where the staged docs come from: `npm:express@5.1.0, types from npm:@types/express@5.0.3`. */

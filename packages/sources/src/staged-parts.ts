@@ -10,6 +10,16 @@ import { findDocFiles } from './walk.js';
 const README = /^readme(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$/i;
 const DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
 
+/**
+ * What staging one dependency wrote: the files, whether an API page came from its joined types or stubs (`@types/…`,
+ * `types-…`), and what fell short.
+ */
+export interface Staged {
+  readonly files: readonly string[];
+  readonly fromTypes: boolean;
+  readonly warnings: readonly string[];
+}
+
 /** What a part staged: the files written into the staged folder (relative paths), and the markdown read. */
 export interface StagedPart {
   readonly files: readonly string[];
