@@ -36,7 +36,7 @@ export interface GoMentionOptions {
   readonly settingMin: number;
 }
 
-export const GO_MENTION_DEFAULTS: GoMentionOptions = {
+const GO_MENTION_DEFAULTS: GoMentionOptions = {
   maxPassages: 3,
   maxPassageChars: 320,
   maxNamed: 3,
