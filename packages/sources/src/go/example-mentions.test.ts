@@ -103,6 +103,9 @@ func (c *Context) Header(key string) string { return "" }
 
 // Cookie is a request cookie.
 func (c *Context) Cookie(key string) string { return "" }
+
+// SetCookie sets a response cookie.
+func (c *Context) SetCookie(name, value string) {}
 `;
 
 const example = (body: string) => `\`\`\`go
@@ -130,6 +133,12 @@ const DOC_MD = [
   example('    name := c.Param("name")'),
   '## Query strings',
   example('    name := c.Query("name")'),
+  '## Cookies',
+  // A fragment with an elision: go/parser keeps the part before it, as the block says it is Go.
+  '```go\nc.SetCookie("session", token)\n...\n```',
+  '## Not Go at all',
+  // Unlabelled and not Go: nothing of it is read.
+  '```\nc.Header("x") then some words\n```',
   '## Everything at once',
   'Read all of a request.',
   example('    c.Param("a")\n    c.Query("b")\n    c.Header("c")\n    c.Cookie("d")'),
@@ -188,6 +197,11 @@ describe.runIf(hasGo)("a Go module's examples lend their words", () => {
 
   it('lends an example calling more than three APIs nothing of its heading', () => {
     expect(context).not.toContain('Everything at once');
+  });
+
+  it('reads what a labelled fragment holds before an elision, and nothing of an unlabelled block that is not Go', () => {
+    expect(section(context, 'Context.SetCookie')).toContain('In the docs: Cookies');
+    expect(context).not.toContain('Not Go at all');
   });
 
   it('gives a terse shortcut the first sentence of the method it names', () => {
