@@ -1,4 +1,5 @@
 import { convexFusion, minMaxNormalize, reciprocalRankFusion } from '@docs/rank';
+import type { ChunkHit } from '@docs/store';
 import { isUnavailable, type QueryEmbedder, type Unavailable } from './models.js';
 import type { SearchContext } from './options.js';
 import type { RankingConfig } from './ranking.js';
@@ -111,10 +112,11 @@ async function embedQueries(
 
 /**
  * One phrasing's candidates in one library, normalised within it: its lexical
- * hits alone, or, when the package has vectors and their embedder is here,
- * fused with the sections nearest the phrasing's vector (the topic's; an
- * alternative's when `alternativeVectorWeight` is above 0). `lexical`
- * undefined: the phrasing has no words, and finds nothing.
+ * hits alone, or, for an alternative when `alternativeVectorWeight` is above 0
+ * and the package has vectors whose embedder is here, fused with the sections
+ * nearest its own vector. (The question's vector is fused once per library,
+ * after its phrasings: {@link questionVector}, {@link fuseWithQuestion}.)
+ * `lexical` undefined: the phrasing has no words, and finds nothing.
  */
 export async function withinLibrary(
   target: Target,
@@ -123,12 +125,10 @@ export async function withinLibrary(
   limit: number,
   ranking: RankingConfig,
 ): Promise<PhrasingHits> {
-  const topic = vectors.phrasing === 0;
-  const weight = topic ? ranking.vectorWeight : ranking.alternativeVectorWeight;
+  // The topic's vector is fused once per library, after every phrasing (fuse.ts); an alternative's here, when asked for.
+  const weight = vectors.phrasing === 0 ? 0 : ranking.alternativeVectorWeight;
   const query =
-    lexical !== undefined && (topic || weight > 0)
-      ? await vectors.retrieval.queryVector(target, vectors.phrasing)
-      : undefined;
+    lexical !== undefined && weight > 0 ? await vectors.retrieval.queryVector(target, vectors.phrasing) : undefined;
   const fused =
     lexical === undefined || query === undefined
       ? undefined
@@ -156,7 +156,7 @@ export async function withinLibrary(
  *
  * - lexical: the within-library score as the lexical stage made it, as a share of the best (BM25's zero is a zero);
  * - vector: the cosine similarity, as a share of the best (below 0 counts as 0: unrelated);
- * - fused: `convexFusion` with `vectorWeight` (the question's, or an alternative's), or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
+ * - fused: `convexFusion` with the alternative's vector weight, or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
  */
 async function fuseWithVectors(
   target: Target,
@@ -193,6 +193,60 @@ async function fuseWithVectors(
     fused = convexFusion(shareOfBest(lexicalRaw), shareOfBest(similarity), { weight: vectorWeight });
   }
   return { hits, raw: fused, covered: [...lexical.covered, ...extra.map(() => 0)] };
+}
+
+/** The question's vector in one library (see {@link questionVector}). */
+export interface QuestionVector {
+  /** The nearest sections none of the phrasings' lexical lists holds. */
+  readonly extra: readonly ChunkHit[];
+  /** Section id → cosine similarity to the question, as a share of the best (below 0 counts as 0). */
+  readonly similarity: ReadonlyMap<number, number>;
+}
+
+/**
+ * What the question's vector says in a library: the `limit` sections nearest
+ * it that no phrasing found (`found`: the ids the phrasings' lexical lists
+ * hold), and the similarity of every candidate, those and these.
+ */
+export async function questionVector(
+  target: Target,
+  found: readonly number[],
+  query: Float32Array,
+  limit: number,
+): Promise<QuestionVector> {
+  const reader = target.reader();
+  const nearest = await reader.nearest(query, { limit });
+  const seen = new Set(found);
+  const extra = await reader.chunkHits(nearest.map((n) => n.id).filter((id) => !seen.has(id)));
+  const ids = [...seen, ...extra.map((h) => h.id)];
+  const cosine = await reader.similarities(query, ids);
+  const shares = shareOfBest(ids.map((id) => cosine.get(id) ?? 0));
+  return { extra, similarity: new Map(ids.map((id, i) => [id, shares[i] ?? 0])) };
+}
+
+/**
+ * A library's lexical scores (its phrasings fused, as shares of the best) fused
+ * with the question's similarity (shares of the best): `convexFusion` with
+ * `weight`, or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
+ * With the question alone (no alternatives), the fusion a hybrid library's one list always had.
+ */
+export function fuseWithQuestion(
+  lexical: readonly number[],
+  similarity: readonly number[],
+  weight: number,
+  ranking: Pick<RankingConfig, 'fusion' | 'rrfK'>,
+): number[] {
+  if (ranking.fusion !== 'rrf') return convexFusion(lexical, similarity, { weight });
+  const order = (scores: readonly number[]) =>
+    scores
+      .map((score, i) => ({ id: String(i), score }))
+      .filter((e) => e.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .map((e) => e.id);
+  const rrf = new Map(
+    reciprocalRankFusion([order(lexical), order(similarity)], { k: ranking.rrfK }).map((f) => [f.id, f.score]),
+  );
+  return shareOfBest(lexical.map((_, i) => rrf.get(String(i)) ?? 0));
 }
 
 /**

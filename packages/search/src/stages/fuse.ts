@@ -1,5 +1,6 @@
-import { fuseScores } from '@docs/rank';
+import { type FusedScore, fuseScores } from '@docs/rank';
 import type { ChunkHit } from '@docs/store';
+import { fuseWithQuestion } from '../hybrid.js';
 import { heldShare } from '../idf.js';
 import type { RankingConfig } from '../ranking.js';
 import type { Phrasing } from './analyze.js';
@@ -58,16 +59,20 @@ export function fusePhrasings(
   ranking: RankingConfig,
 ): LibraryCandidates {
   const byId = hits.map((h) => new Map(h.list.map((c) => [c.hit.id, c])));
-  const fused = fuseScores(
+  const lexical = fuseScores(
     hits.map((h) => h.list.map((c) => ({ id: String(c.hit.id), score: c.score }))),
     { weights: phrasings.map((p) => p.weight), rest: ranking.fusionRest },
   );
-  const plain = new Map(
+  const lexicalPlain = new Map(
     fuseScores(
       hits.map((h) => h.list.map((c) => ({ id: String(c.hit.id), score: c.plain }))),
       { weights: phrasings.map((p) => p.weight), rest: ranking.fusionRest },
     ).map((f) => [f.id, f.score]),
   );
+  const similarity = hits[0]?.similarity;
+  const { fused, plain } = similarity
+    ? withQuestionVector(lexical, lexicalPlain, similarity, phrasings, ranking)
+    : { fused: lexical, plain: lexicalPlain };
   // Fused scores can pass 1; each library's best goes back to 1, as with one phrasing.
   const top = fused[0]?.score ?? 0;
   const topPlain = Math.max(0, ...plain.values());
@@ -106,4 +111,48 @@ export function fusePhrasings(
     holdsRarest ||= r >= 0 && h.list.some((c) => c.held.includes(r));
   }
   return { list, coverage, information: informationHeld, holdsRarest, holdsAll };
+}
+
+/**
+ * A hybrid library's phrasings, fused lexically, fused once with the question's
+ * vector ({@link fuseWithQuestion}), each as a share of its best, the vector
+ * weighing `vectorWeight` × the topic's share of the phrasings' weights: the
+ * question's meaning counts as much against the question's own words as with
+ * no alternatives (then it is the fusion it always was), and the alternatives
+ * add words, not another vote for the same meaning. Fused into the topic's
+ * list instead, the vector counted inside the best score of a section the
+ * topic led (no more than the words' 1 for the section both retrievers put
+ * first) and on top of it, in `rest`, for one an alternative led, so with three
+ * phrasings a section one alternative named overtook the question's best by
+ * both measures (docs/ranking.md, issue 42).
+ */
+function withQuestionVector(
+  lexical: readonly FusedScore[],
+  lexicalPlain: ReadonlyMap<string, number>,
+  similarity: ReadonlyMap<number, number>,
+  phrasings: readonly Phrasing[],
+  ranking: RankingConfig,
+): { fused: FusedScore[]; plain: Map<string, number> } {
+  const total = phrasings.reduce((sum, p) => sum + p.weight, 0);
+  const weight = total > 0 ? (ranking.vectorWeight * (phrasings[0]?.weight ?? 0)) / total : 0;
+  const top = lexical[0]?.score ?? 0;
+  const topPlain = Math.max(0, ...lexicalPlain.values());
+  const share = (score: number, best: number) => (best > 0 ? Math.min(1, score / best) : 0);
+  const vector = lexical.map((f) => similarity.get(Number(f.id)) ?? 0);
+  const scores = fuseWithQuestion(
+    lexical.map((f) => share(f.score, top)),
+    vector,
+    weight,
+    ranking,
+  );
+  const plains = fuseWithQuestion(
+    lexical.map((f) => share(lexicalPlain.get(f.id) ?? 0, topPlain)),
+    vector,
+    weight,
+    ranking,
+  );
+  const fused = lexical
+    .map((f, i) => ({ ...f, score: scores[i] ?? 0 }))
+    .sort((a, b) => b.score - a.score || b.lists.length - a.lists.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { fused, plain: new Map(lexical.map((f, i) => [f.id, plains[i] ?? 0])) };
 }

@@ -29,6 +29,11 @@ export interface PhrasingHits {
   /** The most terms any chunk found holds. */
   readonly bestCoverage: number;
   readonly counts: TermCounts;
+  /**
+   * In a hybrid answer, on the topic's list only: each candidate's cosine similarity to the question, as a share of
+   * the library's best (see fusePhrasings); undefined in a lexical one.
+   */
+  readonly similarity?: ReadonlyMap<number, number>;
 }
 
 /** Lexical candidates with which terms each holds and how common each term is. */

@@ -1,7 +1,7 @@
 import { type ChunkHit, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
 import semver from 'semver';
 import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../history.js';
-import { type Retrieval, withinLibrary } from '../hybrid.js';
+import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
 import type { RankingConfig } from '../ranking.js';
 import { type SignalContext, signalScore, withSamePage } from '../signals.js';
 import { isIdentifier } from '../terms.js';
@@ -14,11 +14,14 @@ import type { Target } from './target.js';
  * Stage 3: what each phrasing finds in one library, scored by the ranking
  * signals (lexicalCandidates) and normalised within it (withinLibrary). One phrasing after another on the
  * library's one connection: SQLite work is synchronous, so running them
- * "concurrently" would only interleave. In a hybrid answer the topic's
- * lexical hits are fused with the sections nearest its vector; an
- * alternative's too when `alternativeVectorWeight` is above 0, each with its
- * own vector (docs/ranking.md: alternatives are mostly the docs' own words,
- * and embedding them measured worse on the unbiased and external sets).
+ * "concurrently" would only interleave. In a hybrid answer the topic's list
+ * also holds the sections nearest the question's vector, and carries every
+ * candidate's similarity to it: the vector is fused once per library, after
+ * the phrasings (fusePhrasings), not into the topic's list, where it counted
+ * fully for a section the topic led and again, on top, for one an alternative
+ * led (docs/ranking.md, issue 42). An alternative is fused with its own vector
+ * when `alternativeVectorWeight` is above 0 (alternatives are mostly the docs'
+ * own words; embedding them measured worse on the unbiased and external sets).
  * `known` is what the store's catalog knows of the library, per phrasing.
  */
 export async function scoreLibrary(
@@ -36,6 +39,19 @@ export async function scoreLibrary(
     // Normalised within the library (hybrid.ts): alone, or fused with the sections nearest the phrasing's vector.
     lists.push(await withinLibrary(target, lexical, { retrieval, phrasing: i }, limit, ranking));
   }
+  const topic = lists[0];
+  if (topic === undefined || (phrasings[0]?.terms.length ?? 0) === 0) return lists;
+  const query = await retrieval.queryVector(target, 0);
+  if (query === undefined) return lists;
+  const found = lists.flatMap((l) => l.list.map((c) => c.hit.id));
+  const { extra, similarity } = await questionVector(target, found, query, limit);
+  // The topic's words-alone score is its score, as in the one fused list a hybrid topic had: the vector part has no
+  // heading boost to leave out.
+  const list = [
+    ...topic.list.map((c) => ({ ...c, plain: c.score })),
+    ...extra.map((hit) => ({ hit, raw: 0, score: 0, plain: 0, coverage: 0, held: [] })),
+  ];
+  lists[0] = { ...topic, list, similarity };
   return lists;
 }
 
