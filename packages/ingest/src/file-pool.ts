@@ -125,7 +125,14 @@ export async function* processFiles(
   // An explicit size is honoured (a pool of another size is started); otherwise a running pool is used as it is.
   const poolReady = pool !== undefined && (workers === undefined || pool.size === workers);
   if ((size < 1 && !poolReady) || workers === 0 || !existsSync(script)) {
+    let turn = performance.now();
     for (const file of files) {
+      // Parsing here runs without a pause: the event loop gets a turn every 50 ms, so a Ctrl-C (the signal's abort)
+      // and a progress line are seen mid-build, as they are while workers parse.
+      if (performance.now() - turn > 50) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turn = performance.now();
+      }
       signal?.throwIfAborted();
       yield { file, result: await processFile(file.absolutePath, file.relativePath, fileOptions) };
     }
