@@ -6,7 +6,7 @@
 //              [--realistic 1000|off] [--realistic-store dir]
 //              [--http-clients 20] [--http-requests 1000]
 //              [--embed <model>[,<model>…]] [--rerank <model>] [--vectors 10000,50000]
-//              [--sync-project <dir>|off] [--sync-args "--all …"]
+//              [--sync-project <dir>|off] [--sync-args=--all]
 //   pnpm bench [corpus] --peer NAME=COMMAND [--peer NAME=COMMAND…] [--runs N] [--out results.json]
 //
 // --peer runs the side-by-side benchmark instead (peers.ts): docs and every peer given, driven by their commands
@@ -70,7 +70,7 @@ const USAGE =
   'usage: pnpm bench [corpus dir, default ../shared/corpus] [--queries file.jsonl] [--alternatives file.jsonl] [--runs 5]\n' +
   '       [--many 100,1000] [--realistic 1000|off] [--realistic-store dir] [--http-clients 20] [--http-requests 1000]\n' +
   '       [--embed model[,model...]] [--rerank model] [--vectors 10000,50000] [--out bench-results.json]\n' +
-  '       [--sync-project dir|off] [--sync-args "--all ..."]\n' +
+  '       [--sync-project dir|off] [--sync-args=--all]\n' +
   '       pnpm bench [corpus] --peer NAME=COMMAND [--peer NAME=COMMAND...] [--runs 3] [--out bench-results.json]\n' +
   `       (side by side with peers; NAME one of ${[...PEER_ADAPTERS.keys()].filter((n) => n !== 'docs').join(', ')})`;
 
