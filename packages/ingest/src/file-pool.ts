@@ -8,10 +8,11 @@ import type { FileTask } from './process-worker.js';
 
 // A build starts worker threads only when each would parse enough to repay its start: a worker builds its own
 // tokenizer tables and loads the parser (~0.35 s of CPU and ~50–70 MB each), while one thread parses ~1.5 MB of
-// documentation a second. So a process's first build gets one worker per 2 MiB of source, up to the cores, and none
-// (this thread) below two: the 12 corpus libraries, each `docs add` in a process of its own (0.2–1.4 MB), took 21.3 s
-// of CPU and peaked at 274 MB with two workers each, 15.4 s / 222 MB with one, 14.5 s / 194 MB on one thread
-// (docs/benchmarks.md). Once a pool runs, every later build of the process uses it: its start is paid.
+// documentation a second. So a process starts one worker per 2 MiB of source it is to parse or has parsed (a sync of
+// many libraries), up to the cores, and none (this thread) below two: the 12 corpus libraries (0.2–1.4 MB), each
+// `docs add` in a process of its own, took 21.3 s of CPU and peaked at 274 MB with two workers each, 15.4 s / 222 MB
+// with one, 14.5 s / 194 MB on one thread (docs/benchmarks.md). Once a pool runs, every later build of the process
+// uses it: its start is paid.
 const MIN_FILES_FOR_WORKERS = 40;
 const BYTES_PER_WORKER = 2 * 1024 * 1024;
 // A file worker's young generation, at most: half of V8's own ceiling here (3 × 16 MB semi-spaces), which it grows
@@ -105,6 +106,9 @@ class FilePool {
 }
 
 let pool: FilePool | undefined;
+/** Source bytes this process has parsed on its calling thread: a process that builds many libraries (`docs sync`)
+ * starts its pool once they add up, as one large build would. */
+let parsedHere = 0;
 
 /**
  * Processes files and yields the results in file order, so a build is the
@@ -121,7 +125,7 @@ export async function* processFiles(
   const { workers, signal, ...fileOptions } = options;
   const script = fileURLToPath(new URL('./process-worker.js', import.meta.url));
   const sizes = workers === 0 || files.length < MIN_FILES_FOR_WORKERS ? [] : fileSizes(files);
-  const size = workers ?? poolSize(sizes);
+  const size = workers ?? poolSize(sizes, parsedHere);
   // An explicit size is honoured (a pool of another size is started); otherwise a running pool is used as it is.
   const poolReady = pool !== undefined && (workers === undefined || pool.size === workers);
   if ((size < 1 && !poolReady) || workers === 0 || !existsSync(script)) {
@@ -134,7 +138,9 @@ export async function* processFiles(
         turn = performance.now();
       }
       signal?.throwIfAborted();
-      yield { file, result: await processFile(file.absolutePath, file.relativePath, fileOptions) };
+      const result = await processFile(file.absolutePath, file.relativePath, fileOptions);
+      parsedHere += result.bytes;
+      yield { file, result };
     }
     return;
   }
@@ -164,12 +170,13 @@ export async function* processFiles(
 }
 
 /**
- * The workers a process's first build starts: one per `BYTES_PER_WORKER` of its source, at most one per core, and
- * none (the calling thread parses) below two, or with fewer than `MIN_FILES_FOR_WORKERS` files (`sizes` is then
- * empty).
+ * The workers a build starts when the process has none: one per `BYTES_PER_WORKER` of its source and of what the
+ * process parsed before on its own thread (`parsedBefore`), at most one per core, and none (the calling thread
+ * parses) below two, or with fewer than `MIN_FILES_FOR_WORKERS` files (`sizes` is then empty).
  */
-function poolSize(sizes: readonly number[]): number {
-  const bytes = sizes.reduce((sum, size) => sum + size, 0);
+function poolSize(sizes: readonly number[], parsedBefore: number): number {
+  if (sizes.length === 0) return 0;
+  const bytes = sizes.reduce((sum, size) => sum + size, parsedBefore);
   const size = Math.min(availableParallelism(), Math.floor(bytes / BYTES_PER_WORKER));
   return size < 2 ? 0 : size;
 }
