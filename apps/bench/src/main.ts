@@ -6,11 +6,14 @@
 //              [--realistic 1000|off] [--realistic-store dir]
 //              [--http-clients 20] [--http-requests 1000]
 //              [--embed <model>[,<model>…]] [--rerank <model>] [--vectors 10000,50000]
+//              [--sync-project <dir>|off] [--sync-args=--all]
 //   pnpm bench [corpus] --peer NAME=COMMAND [--peer NAME=COMMAND…] [--runs N] [--out results.json]
 //
 // --peer runs the side-by-side benchmark instead (peers.ts): docs and every peer given, driven by their commands
 // through the adapters of peer-adapters.ts (NAME: context, qmd, docs-mcp-server), interleaved, and prints a
 // markdown table with docs's ratio to the best; the other sections are then skipped.
+// --sync-project times `docs sync` of that project (with --sync-args) into an empty store and again with nothing
+// changed; without it, of an npm project of 120 dependencies made in the temp directory (sync-project.ts).
 // --embed adds hybrid rows for each embedding model, --rerank re-ranking rows,
 // --vectors brute-force cosine over one package of that many sections. --realistic adds searchAll over a
 // store of this repository's dependencies' docs plus the corpus (and one grown to each size listed);
@@ -30,6 +33,7 @@ import { getDocs, searchAll } from '@docs/search';
 import { type InstalledPackage, PackageStore, packageFileName, parsePackageSpec } from '@docs/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { benchAddProcesses } from './add-processes.js';
 import { benchAlternatives } from './alternatives.js';
 import { benchBuildParts, cpuMs } from './build-parts.js';
 import { commandLine } from './command-line.js';
@@ -44,6 +48,7 @@ import { quantile } from './quantile.js';
 import { benchRealistic, type ManyStats, manyRow } from './realistic.js';
 import { benchReplicas } from './replicas.js';
 import { benchStartup } from './startup.js';
+import { benchSyncProject, makeNpmProject, syncRows } from './sync-project.js';
 
 interface Question {
   readonly id?: string;
@@ -65,6 +70,7 @@ const USAGE =
   'usage: pnpm bench [corpus dir, default ../shared/corpus] [--queries file.jsonl] [--alternatives file.jsonl] [--runs 5]\n' +
   '       [--many 100,1000] [--realistic 1000|off] [--realistic-store dir] [--http-clients 20] [--http-requests 1000]\n' +
   '       [--embed model[,model...]] [--rerank model] [--vectors 10000,50000] [--out bench-results.json]\n' +
+  '       [--sync-project dir|off] [--sync-args=--all]\n' +
   '       pnpm bench [corpus] --peer NAME=COMMAND [--peer NAME=COMMAND...] [--runs 3] [--out bench-results.json]\n' +
   `       (side by side with peers; NAME one of ${[...PEER_ADAPTERS.keys()].filter((n) => n !== 'docs').join(', ')})`;
 
@@ -96,6 +102,8 @@ async function main(): Promise<void> {
       realistic: { type: 'string', default: '1000' },
       'realistic-store': { type: 'string' },
       peer: { type: 'string', multiple: true },
+      'sync-project': { type: 'string' },
+      'sync-args': { type: 'string' },
     },
   });
   const corpus = path.resolve(positionals[0] ?? path.join(root, '../shared/corpus'));
@@ -240,6 +248,29 @@ async function main(): Promise<void> {
     table.push(...buildParts.rows);
     for (const [lib, e] of perLibrary)
       table.push([`  build ${lib}`, `${mbps(e.bytes, latency(e.ms).p50).toFixed(2)} MB/s`]);
+
+    // As a user (and the side-by-side bench) builds: `docs add` of each library, a process each, into a fresh store.
+    const adds = await benchAddProcesses({ bin: [process.execPath, bin], corpus, libraries, work });
+    results.addProcesses = adds.results;
+    table.push(...adds.rows);
+
+    // `docs sync` of a project with many dependencies, cold and warm.
+    if (values['sync-project'] !== 'off') {
+      let project = values['sync-project'];
+      if (project === undefined) {
+        project = path.join(work, 'sync-project');
+        await makeNpmProject(project, 120);
+      }
+      const sync = await benchSyncProject({
+        bin: [process.execPath, bin],
+        project: path.resolve(project),
+        args: (values['sync-args'] ?? '').split(' ').filter(Boolean),
+        work,
+        warmRuns: 5,
+      });
+      results.syncProject = sync;
+      table.push(...syncRows(sync));
+    }
 
     // In-process search, warm connections.
     const single = questions.filter((q): q is Question & { library: string } => q.library !== null);

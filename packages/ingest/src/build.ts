@@ -25,7 +25,10 @@ export interface BuildOptions extends PackageMeta {
   readonly maxSectionTokens?: number;
   /** Sections smaller than this are folded into their parent section, heading kept. 0 keeps every section. @default 30 */
   readonly minSectionTokens?: number;
-  /** Worker threads that parse files; 0 parses on the calling thread. @default the machine's parallelism */
+  /**
+   * Worker threads that parse files; 0 parses on the calling thread. @default the process's pool when one runs, else
+   * one worker per 2 MiB of source up to the cores, and none below two
+   */
   readonly workers?: number;
   /** Files larger than this are skipped and reported. @default 20 MiB */
   readonly maxFileBytes?: number;

@@ -6,11 +6,15 @@ import type { DocFile } from '@docs/sources';
 import { type FileOptions, type ProcessedFile, processFile } from './process-file.js';
 import type { FileTask } from './process-worker.js';
 
-// Below this many files, or this much source, a build is over before workers would have started: each loads the
-// parser on its own (~0.2 s of CPU), while one thread parses 512 KB of documentation in about that. Once the pool
-// runs, every build uses it: its start-up is paid.
+// A build starts worker threads only when each would parse enough to repay its start: a worker builds its own
+// tokenizer tables and loads the parser (~0.35 s of CPU and ~50–70 MB each), while one thread parses ~1.5 MB of
+// documentation a second. So a process starts one worker per 2 MiB of source it is to parse or has parsed (a sync of
+// many libraries), up to the cores, and none (this thread) below two: the 12 corpus libraries (0.2–1.4 MB), each
+// `docs add` in a process of its own, took 21.3 s of CPU and peaked at 274 MB with two workers each, 15.4 s / 222 MB
+// with one, 14.5 s / 194 MB on one thread (docs/benchmarks.md). Once a pool runs, every later build of the process
+// uses it: its start is paid.
 const MIN_FILES_FOR_WORKERS = 40;
-const MIN_BYTES_FOR_WORKERS = 512 * 1024;
+const BYTES_PER_WORKER = 2 * 1024 * 1024;
 // A file worker's young generation, at most: half of V8's own ceiling here (3 × 16 MB semi-spaces), which it grows
 // towards for throughput, while a worker's garbage is one file's tokens and sections, short-lived. Measured on the 12
 // corpus libraries, each `docs add` interleaved three times: the largest build's peak RSS 303 → 280 MB, the pooled
@@ -102,37 +106,49 @@ class FilePool {
 }
 
 let pool: FilePool | undefined;
+/** Source bytes this process has parsed on its calling thread: a process that builds many libraries (`docs sync`)
+ * starts its pool once they add up, as one large build would. */
+let parsedHere = 0;
 
 /**
  * Processes files and yields the results in file order, so a build is the
- * same whatever finishes first. Files go to the shared worker pool, except
- * with `workers: 0`, few files and no pool yet, or no compiled worker next to
- * this module (running from TypeScript sources): then they are processed on
- * this thread.
+ * same whatever finishes first. Files go to the process's worker pool when
+ * one runs, or when `workers` asks for one, or when the build is large enough
+ * to start one (`poolSize`); else (and with `workers: 0`, or no compiled
+ * worker next to this module, running from TypeScript sources) they are
+ * processed on this thread.
  */
 export async function* processFiles(
   files: readonly DocFile[],
   options: FileOptions & { readonly workers?: number; readonly signal?: AbortSignal },
 ): AsyncGenerator<{ file: DocFile; result: ProcessedFile }> {
   const { workers, signal, ...fileOptions } = options;
-  const size = workers ?? Math.max(1, availableParallelism());
   const script = fileURLToPath(new URL('./process-worker.js', import.meta.url));
-  const poolReady = pool?.size === size;
-  const sizes = size < 1 || files.length < MIN_FILES_FOR_WORKERS ? [] : fileSizes(files);
-  const small =
-    files.length < MIN_FILES_FOR_WORKERS || sizes.reduce((sum, bytes) => sum + bytes, 0) < MIN_BYTES_FOR_WORKERS;
-  if (size < 1 || (small && !poolReady) || !existsSync(script)) {
+  const sizes = workers === 0 || files.length < MIN_FILES_FOR_WORKERS ? [] : fileSizes(files);
+  const size = workers ?? poolSize(sizes, parsedHere);
+  // An explicit size is honoured (a pool of another size is started); otherwise a running pool is used as it is.
+  const poolReady = pool !== undefined && (workers === undefined || pool.size === workers);
+  if ((size < 1 && !poolReady) || workers === 0 || !existsSync(script)) {
+    let turn = performance.now();
     for (const file of files) {
+      // Parsing here runs without a pause: the event loop gets a turn every 50 ms, so a Ctrl-C (the signal's abort)
+      // and a progress line are seen mid-build, as they are while workers parse.
+      if (performance.now() - turn > 50) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turn = performance.now();
+      }
       signal?.throwIfAborted();
-      yield { file, result: await processFile(file.absolutePath, file.relativePath, fileOptions) };
+      const result = await processFile(file.absolutePath, file.relativePath, fileOptions);
+      parsedHere += result.bytes;
+      yield { file, result };
     }
     return;
   }
   if (!poolReady) pool = new FilePool(script, size);
   const shared = pool as FilePool;
-  const order = dispatchOrder(files.length < MIN_FILES_FOR_WORKERS ? fileSizes(files) : sizes, size);
+  const order = dispatchOrder(sizes.length === files.length ? sizes : fileSizes(files), shared.size);
   // A few files ahead per worker keeps every thread busy while order is kept.
-  const ahead = size * 4;
+  const ahead = shared.size * 4;
   const inFlight = new Map<number, Promise<ProcessedFile>>();
   let dispatched = 0;
   try {
@@ -151,6 +167,18 @@ export async function* processFiles(
     // An interrupted build drops the answers still in flight; the pool stays for the next build.
     for (const pending of inFlight.values()) pending.catch(() => {});
   }
+}
+
+/**
+ * The workers a build starts when the process has none: one per `BYTES_PER_WORKER` of its source and of what the
+ * process parsed before on its own thread (`parsedBefore`), at most one per core, and none (the calling thread
+ * parses) below two, or with fewer than `MIN_FILES_FOR_WORKERS` files (`sizes` is then empty).
+ */
+function poolSize(sizes: readonly number[], parsedBefore: number): number {
+  if (sizes.length === 0) return 0;
+  const bytes = sizes.reduce((sum, size) => sum + size, parsedBefore);
+  const size = Math.min(availableParallelism(), Math.floor(bytes / BYTES_PER_WORKER));
+  return size < 2 ? 0 : size;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type BuildProgress, buildPackage } from '@docs/ingest';
+import type { BuildProgress } from '@docs/ingest';
 import {
   findProjectDependencies,
   type InstalledDependency,
@@ -112,12 +112,14 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
     options.only,
   );
   const store = openStore(globals);
-  // A package an earlier docs built in another format is built again, not skipped as "already built".
-  const present = new Map(
-    (await store.list())
-      .filter((p) => !isStoreError(readerOrFormatError(store, p)))
-      .map((p) => [formatPackageId(p).toLowerCase(), p]),
-  );
+  const listed = new Map((await store.list()).map((p) => [formatPackageId(p).toLowerCase(), p]));
+  // A package an earlier docs built in another format is built again, not skipped as "already built". Only the
+  // project's dependencies are opened to tell: a store holds other projects' libraries too, and opening each of
+  // hundreds costs a warm sync, which builds nothing, more than the rest of its work.
+  const present = (library: string): InstalledPackage | undefined => {
+    const pkg = listed.get(library.toLowerCase());
+    return pkg === undefined || isStoreError(readerOrFormatError(store, pkg)) ? undefined : pkg;
+  };
   /** Dependencies built from their package whose repository --from-repo tries: kept as they are if it cannot be used. */
   const upgrades = new Set<InstalledDependency>();
   /** Dependencies in the store built again. */
@@ -152,7 +154,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
   let wanted: InstalledDependency[] = [];
   for (const dependency of found.installed) {
     const library = formatPackageId(dependency);
-    const installed = present.get(library.toLowerCase());
+    const installed = present(library);
     if (installed === undefined) {
       wanted.push(dependency);
     } else if (options.rebuild) {
@@ -410,6 +412,8 @@ async function buildDependency(
   if (!staged.ok) return { library, reason: stage?.fallback ? `${staged.error} (${stage.fallback})` : staged.error };
   const source = staged.value;
   try {
+    // Loaded once something is to be built: a sync that finds everything built never needs the build's modules.
+    const { buildPackage } = await import('@docs/ingest');
     await mkdir(store.dir, { recursive: true });
     const summary = await buildPackage({
       root: source.root,
