@@ -127,6 +127,7 @@ function program(): Command {
       '--embed <spec>',
       'also store a vector per section, made by this embedder: a model folder, a model name or openai:<model> (see docs embed)',
     )
+    .option('--no-embed', 'make no vectors in the background, though an embedder is configured')
     .action(async (source: string, options: AddOptions, command: Command) => {
       const { add } = await import('./commands/add.js');
       await add(source, options, globals(command));
@@ -170,6 +171,7 @@ function program(): Command {
     )
     .option('--registry <url>', "with --scope: registry URL (default: the scope's registry in .npmrc)")
     .option('--watch', 'then keep watching the project, building what each install changes, until Ctrl-C')
+    .option('--no-embed', 'make no vectors in the background, though an embedder is configured')
     .action(async (dir: string, options: SyncOptions, command: Command) => {
       const { sync } = await import('./commands/sync.js');
       if (!options.watch) return sync(dir, options, globals(command));
@@ -191,6 +193,8 @@ function program(): Command {
         positiveNumber,
       ),
     )
+    // The background worker docs add and docs sync start (commands/vector-worker.ts); not for people.
+    .addOption(new Option('--worker').hideHelp())
     .action(async (libraries: string[], options: EmbedOptions, command: Command) => {
       const { embed } = await import('./commands/embed.js');
       await embed(libraries, options, globals(command));

@@ -1,5 +1,14 @@
+import path from 'node:path';
 import { convexFusion, minMaxNormalize, reciprocalRankFusion, rerank } from '@docs/rank';
-import { type ChunkHit, type InstalledPackage, type PackageReader, sectionPassage } from '@docs/store';
+import {
+  type ChunkHit,
+  type InstalledPackage,
+  type PackageReader,
+  readVectorWork,
+  sectionPassage,
+  type VectorWork,
+  vectorWorkOf,
+} from '@docs/store';
 import { isUnavailable, type PassageReranker, type QueryEmbedder, type Unavailable } from './models.js';
 import type { ResolvedOptions } from './options.js';
 import type { RetrievalInfo } from './results.js';
@@ -33,6 +42,8 @@ export class Retrieval {
   readonly #vectors = new Map<string, Promise<Float32Array[] | Unavailable>>();
   readonly #notes: string[] = [];
   readonly #usedEmbedders = new Set<string>();
+  /** Each store folder's background vector worker status, read once per search. */
+  readonly #work = new Map<string, Promise<VectorWork | undefined>>();
   #reranker: string | undefined;
 
   /** `texts`: the phrasings as the embedder reads them, the topic first. */
@@ -53,7 +64,9 @@ export class Retrieval {
     if (mode === 'lexical') return undefined;
     const stored = await target.reader().embedder();
     if (!stored) {
-      if (mode === 'hybrid')
+      const pending = await this.#vectorsPending(target);
+      if (pending) this.#note(`${target.label} answered lexically: ${pending}`);
+      else if (mode === 'hybrid')
         this.#note(
           `${target.label} answered lexically: it has no vectors (add them with docs embed ${target.pkg.name})`,
         );
@@ -151,6 +164,26 @@ export class Retrieval {
       ...(this.#reranker ? { reranker: this.#reranker } : {}),
       ...(this.#notes.length > 0 ? { notes: [...this.#notes] } : {}),
     };
+  }
+
+  /** What the store's background vector worker says of a package without vectors: being made, waiting, failed. */
+  async #vectorsPending(target: HybridTarget): Promise<string | undefined> {
+    const dir = path.dirname(target.pkg.file);
+    let work = this.#work.get(dir);
+    if (!work) {
+      work = readVectorWork(dir);
+      this.#work.set(dir, work);
+    }
+    const state = vectorWorkOf(await work, target.pkg.file);
+    if (state?.state === 'embedding') {
+      const share = state.total > 0 ? Math.floor((100 * state.done) / state.total) : 0;
+      return `vectors being made: ${share}% (${state.embedder})`;
+    }
+    if (state?.state === 'waiting') return `vectors waiting to be made (${state.embedder})`;
+    if (state?.state === 'failed') {
+      return `its vectors could not be made with ${state.embedder}: ${state.error} (run docs embed ${target.pkg.name})`;
+    }
+    return undefined;
   }
 
   #note(note: string): void {
