@@ -84,7 +84,10 @@ describe('vectors made in the background after docs add', { timeout: 120_000 }, 
     const added = json(home, ['add', path.join(fixtures, 'alpha@1.0.0'), '--no-embed']);
     expect(added.vectors).toBeUndefined();
     const configured = json(home, ['add', path.join(fixtures, 'beta@2.0.0')], { DOCS_BACKGROUND_VECTORS: 'false' });
-    expect(configured.vectors).toEqual({ embedder: 'tiny-embedder', skipped: expect.stringMatching(/backgroundVectors/) });
+    expect(configured.vectors).toEqual({
+      embedder: 'tiny-embedder',
+      skipped: expect.stringMatching(/backgroundVectors/),
+    });
     const none = json(home, ['add', path.join(fixtures, 'alpha@1.0.0')], { DOCS_EMBED: '' });
     expect(none.vectors).toBeUndefined();
     expect(existsSync(path.join(home, '.vectors-worker.log'))).toBe(false);
