@@ -1,0 +1,21 @@
+// tokenizer vs model time, on real corpus sections (sectionPassage of a store's package)
+import Database from 'better-sqlite3';
+const root = '/work/wt/embed-bg';
+const t = await import('/work/wt/embed-bg/packages/embed/node_modules/@huggingface/transformers/dist/transformers.node.mjs');
+const { sectionPassage } = await import(root + '/packages/store/dist/index.js');
+const db = new Database(process.argv[2], { readonly: true });
+const n = Number(process.argv[3] ?? 120);
+const rows = db.prepare('select c.id, d.title, c.breadcrumb, c.content from chunks c join documents d on d.id = c.document_id order by c.id limit ?').all(n);
+const texts = rows.map((r) => sectionPassage({ title: r.title, breadcrumb: JSON.parse(r.breadcrumb), content: r.content }));
+console.log(texts.length, 'sections, mean chars', Math.round(texts.reduce((s, x) => s + x.length, 0) / texts.length));
+const dir = process.argv[4];
+const tok = await t.AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+let t0 = performance.now();
+for (let i = 0; i < texts.length; i += 8) tok(texts.slice(i, i + 8), { padding: true, truncation: true, max_length: 256 });
+console.log('tokenize full', (performance.now() - t0).toFixed(0), 'ms');
+t0 = performance.now();
+for (let i = 0; i < texts.length; i += 8) tok(texts.slice(i, i + 8).map((s) => s.slice(0, 2000)), { padding: true, truncation: true, max_length: 256 });
+console.log('tokenize cut 2000', (performance.now() - t0).toFixed(0), 'ms');
+const lens = texts.map((s) => tok(s, { truncation: false }).input_ids.dims[1]);
+lens.sort((a,b)=>a-b);
+console.log('tokens p50', lens[lens.length>>1], 'p90', lens[Math.floor(lens.length*0.9)], 'share >256', (lens.filter(l=>l>256).length/lens.length).toFixed(2));
