@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,5 +146,44 @@ describe('vectors made in the background after docs add', { timeout: 120_000 }, 
         /^alpha@1\.0\.0 answered lexically: its vectors could not be made with no-such-model: .*\(run docs embed alpha\)$/,
       ),
     ]);
+  });
+
+  it('docs sync does the same for the dependencies it builds, and --no-embed makes none', async () => {
+    const project = path.join(root, 'project');
+    const dep = path.join(project, 'node_modules', 'clock-kit');
+    await mkdir(dep, { recursive: true });
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { 'clock-kit': '1.2.0' } }),
+    );
+    await writeFile(path.join(dep, 'package.json'), JSON.stringify({ name: 'clock-kit', version: '1.2.0' }));
+    await writeFile(
+      path.join(dep, 'README.md'),
+      '# clock-kit\n\nControl time in tests.\n\n## Fake timers\n\nCall `useFakeTimers()` to control time in tests.\n',
+    );
+
+    const optedOut = path.join(root, 'sync-opted-out');
+    const plain = json(optedOut, ['sync', project, '--no-embed']);
+    expect(plain.built).toHaveLength(1);
+    expect(plain.vectors).toBeUndefined();
+
+    const home = path.join(root, 'sync');
+    const synced = json(home, ['sync', project]);
+    expect(synced.built).toHaveLength(1);
+    expect(synced.vectors).toMatchObject({ embedder: 'tiny-embedder', worker: 'started' });
+    const hybrid = await until(
+      () => json(home, ['get', 'clock-kit', 'control time in tests']).retrieval,
+      (r) => r.mode === 'hybrid',
+    );
+    expect(hybrid.mode).toBe('hybrid');
+    // The earlier store, synced again with the embedder: nothing to build, but its package gets vectors.
+    const again = json(optedOut, ['sync', project]);
+    expect(again.built).toHaveLength(0);
+    expect(again.vectors).toMatchObject({ worker: 'started' });
+    const later = await until(
+      () => json(optedOut, ['get', 'clock-kit', 'control time in tests']).retrieval,
+      (r) => r.mode === 'hybrid',
+    );
+    expect(later.mode).toBe('hybrid');
   });
 });
