@@ -10,13 +10,20 @@
 // never loads Kysely.)
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
+import path from 'node:path';
 import { build } from 'esbuild';
 
 const cli = new URL('../', import.meta.url);
 const dist = new URL('dist/', cli);
 const src = new URL('src/', cli).pathname;
 /** Commands bundled: the ones a user or an agent runs again and again. */
-const bundled = new Set(['./commands/search.js', './commands/read.js', './commands/list.js']);
+const bundled = new Set([
+  './commands/search.js',
+  './commands/read.js',
+  './commands/list.js',
+  // The shell asks `docs __complete` at each Tab.
+  './commands/completion.js',
+]);
 /**
  * The packages inlined: what the query commands run. Any other import stays an import from node_modules (native
  * better-sqlite3, the optional @huggingface/transformers, @docs/ingest and @docs/server, the registry clients).
@@ -88,12 +95,14 @@ async function bundleMain(outfile, { serve }) {
               return undefined;
             return { path: dynamic ? `${imported}${args.path}` : args.path, external: true };
           });
+          // A command's definition (commands/<name>-command.ts) imports its handler when it runs: a handler that is
+          // not bundled stays the file tsc wrote, imported from beside the bundle by its path under dist/.
           build.onResolve({ filter: /^\.\.?\// }, (args) => {
-            const fromRoot = args.importer === `${src}main.ts`;
-            const command = args.path.startsWith('./commands/');
-            if (fromRoot && command && !bundled.has(args.path) && !(serve && args.path === './commands/serve.js'))
-              return { path: `${imported}${args.path}`, external: true };
-            return undefined;
+            if (args.kind !== 'dynamic-import' || !args.importer.startsWith(`${src}commands/`)) return undefined;
+            const handler = `./${path.relative(src, path.resolve(args.resolveDir, args.path))}`;
+            if (!handler.startsWith('./commands/') || bundled.has(handler)) return undefined;
+            if (serve && handler === './commands/serve.js') return undefined;
+            return { path: `${imported}${handler}`, external: true };
           });
         },
       },

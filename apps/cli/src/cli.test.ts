@@ -278,7 +278,7 @@ describe('docs', () => {
     });
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(
-      /--libs alpah: library "alpah" is not installed\. Did you mean "alpha"\?.*serving it once it is installed/,
+      /--libs alpah: Library "alpah" is not installed\. Did you mean "alpha"\?.*serving it once it is installed/,
     );
     expect(result.stderr).not.toMatch(/--libs alpha:/);
     expect(result.stderr).toMatch(/MCP server ready on stdio/);

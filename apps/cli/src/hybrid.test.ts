@@ -153,7 +153,7 @@ describe('hybrid retrieval through the docs command', { timeout: 180_000 }, () =
 
   it('docs embed asks which embedder, and refuses unknown libraries', () => {
     expect(docs(['embed', 'beta']).stderr).toMatch(/^docs: say which embedder to use: --embed/);
-    expect(docs(['embed', 'nope', '--embed', embedderModel]).stderr).toMatch(/library "nope" is not installed/);
+    expect(docs(['embed', 'nope', '--embed', embedderModel]).stderr).toMatch(/^docs: Library "nope" is not installed/);
     expect(docs(['embed', '--embed', embedderModel]).stderr).toMatch(/say which libraries to embed, or --all/);
   });
 

@@ -1,4 +1,5 @@
-// The options commands share, as commander parses them: main.ts declares the flags, the commands read them.
+// The options commands share, as commander parses them: each command's definition (commands/*-command.ts) declares
+// its flags, the handlers read them.
 
 /** Options every command shares, as parsed by commander. */
 export interface GlobalOptions {

@@ -49,6 +49,8 @@ const CONCEPTS: Record<string, string> = {
   timers: 'time',
   wait: 'time',
   waiting: 'time',
+  conflicts: 'issues',
+  clashes: 'issues',
 };
 
 /** Scores a passage by how many of the query's words it holds; logs what it was asked. */
@@ -98,6 +100,34 @@ const testing: DocumentInput[] = [
   },
 ];
 
+/**
+ * A section the question ("peer issues") names and means, and one an alternative ("strict peer rules") names and the
+ * question means a little (conflicts and clashes are issues to the embedder).
+ */
+const tooling: DocumentInput[] = [
+  {
+    path: 'errors.md',
+    title: 'Errors',
+    content: '# Errors',
+    chunks: [chunk(['Errors', 'Peer issues'], 'Peer issues: a peer of a package is missing.')],
+  },
+  {
+    path: 'settings.md',
+    title: 'Settings',
+    content: '# Settings',
+    chunks: [chunk(['Settings', 'Strict peer rules'], 'Strict peer rules settle peer conflicts and clashes.')],
+  },
+  {
+    path: 'install.md',
+    title: 'Install',
+    content: '# Install',
+    chunks: [
+      chunk(['Install'], 'Install every package of the project.'),
+      chunk(['Install', 'Lockfile'], 'The lockfile pins each version.'),
+    ],
+  },
+];
+
 let dir: string;
 let store: PackageStore;
 const embedder = new ConceptEmbedder();
@@ -119,6 +149,7 @@ beforeAll(async () => {
   store = new PackageStore(path.join(dir, 'home'));
   await install('webframe', web, embedder);
   await install('testkit', testing, embedder);
+  await install('tooling', tooling, embedder);
   await install('plain', web, undefined);
   await install('elsewhere', web, new ConceptEmbedder('test:other-model:64'));
 });
@@ -202,6 +233,24 @@ describe('hybrid retrieval', () => {
     });
     expect(counting.asked).toEqual([['path handler']]);
     expect(answer.results.find((r) => r.path === 'cors.md')?.score ?? 0).toBe(0);
+  });
+
+  it("with alternatives, the question's vector counts once per section: it does not lift a section an alternative names over the one the question names and means", async () => {
+    const ask = (mode: 'lexical' | 'hybrid') =>
+      getDocs(store, 'tooling', 'peer issues', {
+        mode,
+        models: heldModels({ embedder }),
+        alternatives: ['strict peer rules'],
+        format: 'index',
+        ranking: { drop: 0 },
+      });
+    const lexical = await ask('lexical');
+    const hybrid = await ask('hybrid');
+    expect(hybrid.retrieval.mode).toBe('hybrid');
+    expect(lexical.results.map((r) => r.path).slice(0, 2)).toEqual(['errors.md', 'settings.md']);
+    // Fused into the topic's list, the vector lifted the section the alternative led on top of its best score (in
+    // `rest`), while the one both retrievers put first could score no more than 1: settings.md came first.
+    expect(hybrid.results.map((r) => r.path).slice(0, 2)).toEqual(['errors.md', 'settings.md']);
   });
 
   it('across libraries, ties in score are broken by the lexical score in hybrid answers as in lexical ones', async () => {

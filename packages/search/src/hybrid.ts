@@ -1,56 +1,37 @@
 import path from 'node:path';
-import { convexFusion, minMaxNormalize, reciprocalRankFusion, rerank } from '@docs/rank';
-import {
-  type ChunkHit,
-  type InstalledPackage,
-  type PackageReader,
-  readVectorWork,
-  sectionPassage,
-  type VectorWork,
-  vectorWorkOf,
-} from '@docs/store';
-import { isUnavailable, type PassageReranker, type QueryEmbedder, type Unavailable } from './models.js';
-import type { ResolvedOptions } from './options.js';
+import { convexFusion, minMaxNormalize, reciprocalRankFusion } from '@docs/rank';
+import { type ChunkHit, readVectorWork, type VectorWork, vectorWorkOf } from '@docs/store';
+import { isUnavailable, type QueryEmbedder, type Unavailable } from './models.js';
+import type { SearchContext } from './options.js';
+import type { RankingConfig } from './ranking.js';
+import type { RerankingInfo } from './reranking.js';
 import type { RetrievalInfo } from './results.js';
+import { type LexicalHits, noHits, type PhrasingHits, phrasingHits, type ScoredHits } from './stages/hits.js';
+import type { Target } from './stages/target.js';
 
-/** A library being searched, as the hybrid stage sees it. */
-export interface HybridTarget {
-  readonly pkg: InstalledPackage;
-  readonly label: string;
-  readonly reader: () => PackageReader;
-}
-
-/** A library's lexical candidates: hits, their within-library scores, and how many query terms each holds. */
-export interface ScoredHits {
-  readonly hits: readonly ChunkHit[];
-  readonly raw: readonly number[];
-  readonly covered: readonly number[];
-}
+/** What retrieval reads of a search's context: whether and how to use the models, and the signal that stops them. */
+export type RetrievalContext = Pick<SearchContext, 'mode' | 'models' | 'rerank' | 'signal'>;
 
 /**
  * Decides, library by library, whether vectors take part, and keeps what
- * the response says about it. One per search: the question's phrasings (the
+ * the response says about it (the re-ranker is reranking.ts's). One per search: the question's phrasings (the
  * topic first, then each alternative) are embedded once per embedder, in one
  * batch, however many libraries share it.
  */
 export class Retrieval {
   readonly #texts: readonly string[];
-  /** The topic: what a re-ranker reads beside each passage. */
-  readonly #topic: string;
-  readonly #options: ResolvedOptions;
+  readonly #context: RetrievalContext;
   readonly #embedders = new Map<string, Promise<QueryEmbedder | Unavailable>>();
   readonly #vectors = new Map<string, Promise<Float32Array[] | Unavailable>>();
   readonly #notes: string[] = [];
   readonly #usedEmbedders = new Set<string>();
   /** Each store folder's background vector worker status, read once per search. */
   readonly #work = new Map<string, Promise<VectorWork | undefined>>();
-  #reranker: string | undefined;
 
   /** `texts`: the phrasings as the embedder reads them, the topic first. */
-  constructor(texts: readonly string[], options: ResolvedOptions) {
+  constructor(texts: readonly string[], context: RetrievalContext) {
     this.#texts = texts.length > 0 ? texts : [''];
-    this.#topic = this.#texts[0] as string;
-    this.#options = options;
+    this.#context = context;
   }
 
   /**
@@ -59,8 +40,8 @@ export class Retrieval {
    * otherwise undefined, and the response will say why the library answered
    * lexically.
    */
-  async queryVector(target: HybridTarget, phrasing = 0): Promise<Float32Array | undefined> {
-    const { mode, models } = this.#options;
+  async queryVector(target: Target, phrasing = 0): Promise<Float32Array | undefined> {
+    const { mode, models } = this.#context;
     if (mode === 'lexical') return undefined;
     const stored = await target.reader().embedder();
     if (!stored) {
@@ -88,7 +69,7 @@ export class Retrieval {
     }
     let vectors = this.#vectors.get(found.id);
     if (!vectors) {
-      vectors = embedQueries(found, this.#texts, this.#options.signal);
+      vectors = embedQueries(found, this.#texts, this.#context.signal);
       this.#vectors.set(found.id, vectors);
     }
     const made = await vectors;
@@ -100,74 +81,20 @@ export class Retrieval {
     return made[phrasing];
   }
 
-  /**
-   * Whether {@link rerank} may reorder a list: a re-ranker is wanted,
-   * configured, and opens (a configured one is opened here, as rerank would).
-   */
-  async mayRerank(): Promise<boolean> {
-    const { models, rerank: wanted, rerankCandidates } = this.#options;
-    if (!models || !wanted || rerankCandidates < 2) return false;
-    try {
-      const reranker = await models.reranker();
-      return reranker !== undefined && !isUnavailable(reranker);
-    } catch {
-      // rerank asks again, and notes why there was no re-ranking.
-      return false;
-    }
-  }
-
-  /**
-   * Reorders the head of the merged list by the re-ranker's scores, when one
-   * is configured: each position keeps its score, so the drop and the budget
-   * work as before, on the re-ranker's order.
-   */
-  async rerank<T extends { readonly score: number; readonly target: HybridTarget; readonly hit: ChunkHit }>(
-    ranked: readonly T[],
-  ): Promise<T[]> {
-    const { models, rerank: wanted, rerankCandidates } = this.#options;
-    if (!models || !wanted || ranked.length < 2 || rerankCandidates < 2) return [...ranked];
-    let reranker: PassageReranker | Unavailable | undefined;
-    try {
-      reranker = await models.reranker();
-    } catch (error) {
-      reranker = { unavailable: (error as Error).message };
-    }
-    if (reranker === undefined) return [...ranked];
-    if (isUnavailable(reranker)) {
-      this.#note(`no re-ranking: ${reranker.unavailable}`);
-      return [...ranked];
-    }
-    const head = ranked.slice(0, rerankCandidates);
-    const passages = await passagesOf(head);
-    let scores: number[];
-    try {
-      scores = await reranker.score(this.#topic, passages, this.#signalOption());
-    } catch (error) {
-      this.#note(`no re-ranking: ${reranker.id} failed: ${(error as Error).message}`);
-      return [...ranked];
-    }
-    if (scores.length !== head.length) {
-      this.#note(`no re-ranking: ${reranker.id} gave ${scores.length} scores for ${head.length} passages`);
-      return [...ranked];
-    }
-    this.#reranker = reranker.id;
-    const reordered = rerank(head, scores);
-    return [...reordered.map((c, i) => ({ ...c, score: (head[i] as T).score })), ...ranked.slice(head.length)];
-  }
-
-  /** What answered, for the response. */
-  info(): RetrievalInfo {
+  /** What answered, for the response, with what the re-ranking (reranking.ts) says of itself. */
+  info(reranking: RerankingInfo): RetrievalInfo {
     const embedders = [...this.#usedEmbedders];
+    const notes = [...this.#notes, ...reranking.notes];
     return {
       mode: embedders.length > 0 ? 'hybrid' : 'lexical',
       ...(embedders.length > 0 ? { embedder: embedders.join(', ') } : {}),
-      ...(this.#reranker ? { reranker: this.#reranker } : {}),
-      ...(this.#notes.length > 0 ? { notes: [...this.#notes] } : {}),
+      ...(reranking.reranker ? { reranker: reranking.reranker } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
     };
   }
 
   /** What the store's background vector worker says of a package without vectors: being made, waiting, failed. */
-  async #vectorsPending(target: HybridTarget): Promise<string | undefined> {
+  async #vectorsPending(target: Target): Promise<string | undefined> {
     const dir = path.dirname(target.pkg.file);
     let work = this.#work.get(dir);
     if (!work) {
@@ -189,10 +116,6 @@ export class Retrieval {
   #note(note: string): void {
     if (!this.#notes.includes(note)) this.#notes.push(note);
   }
-
-  #signalOption(): { signal?: AbortSignal } {
-    return this.#options.signal ? { signal: this.#options.signal } : {};
-  }
 }
 
 /** Every phrasing's vector, in one call: all of them, or why not (a search with some phrasings embedded and others not would weigh them unlike). */
@@ -213,21 +136,60 @@ async function embedQueries(
 }
 
 /**
+ * One phrasing's candidates in one library, normalised within it: its lexical
+ * hits alone, or, for an alternative when `alternativeVectorWeight` is above 0
+ * and the package has vectors whose embedder is here, fused with the sections
+ * nearest its own vector. (The question's vector is fused once per library,
+ * after its phrasings: {@link questionVector}, {@link fuseWithQuestion}.)
+ * `lexical` undefined: the phrasing has no words, and finds nothing.
+ */
+export async function withinLibrary(
+  target: Target,
+  lexical: LexicalHits | undefined,
+  vectors: { readonly retrieval: Retrieval; readonly phrasing: number },
+  limit: number,
+  ranking: RankingConfig,
+): Promise<PhrasingHits> {
+  // The topic's vector is fused once per library, after every phrasing (fuse.ts); an alternative's here, when asked for.
+  const weight = vectors.phrasing === 0 ? 0 : ranking.alternativeVectorWeight;
+  const query =
+    lexical !== undefined && weight > 0 ? await vectors.retrieval.queryVector(target, vectors.phrasing) : undefined;
+  const fused =
+    lexical === undefined || query === undefined
+      ? undefined
+      : await fuseWithVectors(target, lexical, query, limit, ranking, weight);
+  // Lexical alone: BM25 of a chunk that matches nothing is 0, that (not the weakest candidate) is the bottom of
+  // the scale. Fused: ordered by the fused score; `raw`, which breaks ties between libraries (merge), stays the
+  // lexical score a lexical answer breaks them by: the fused score is a share of each library's own best, the same 1
+  // at the top of every library, so ties between libraries (every library holding all of a short phrasing's words)
+  // fell to the scale phrasings happened to be on (issue 42). The sections only the vectors found come after the
+  // lexical ones, and hold none of the terms as far as is known.
+  const normalised = (values: readonly number[]) => (values.length === 0 ? [] : minMaxNormalize(values, { floor: 0 }));
+  const scores = fused ? shareOfBest(fused.raw) : normalised(lexical?.raw ?? []);
+  const plain = fused ? scores : normalised(lexical?.plain ?? []);
+  const scored = fused ? { ...fused, raw: fused.hits.map((_, i) => lexical?.raw[i] ?? 0) } : lexical;
+  const held = fused ? fused.hits.map((_, i) => lexical?.held[i] ?? []) : (lexical?.held ?? []);
+  return lexical === undefined || scored === undefined
+    ? noHits()
+    : phrasingHits(scored, scores, held, lexical.counts, plain);
+}
+
+/**
  * A library's candidates from both retrievers: its lexical hits and the
  * `limit` sections nearest the query vector, each scored by both (a
  * section one retriever did not find scores 0 there), fused.
  *
  * - lexical: the within-library score as the lexical stage made it, as a share of the best (BM25's zero is a zero);
  * - vector: the cosine similarity, as a share of the best (below 0 counts as 0: unrelated);
- * - fused: `convexFusion` with `vectorWeight` (the question's, or an alternative's), or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
+ * - fused: `convexFusion` with the alternative's vector weight, or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
  */
-export async function fuseWithVectors(
-  target: HybridTarget,
+async function fuseWithVectors(
+  target: Target,
   lexical: ScoredHits,
   query: Float32Array,
   limit: number,
-  options: ResolvedOptions,
-  vectorWeight: number = options.vectorWeight,
+  ranking: Pick<RankingConfig, 'fusion' | 'rrfK' | 'vectorWeight'>,
+  vectorWeight: number = ranking.vectorWeight,
 ): Promise<ScoredHits> {
   const reader = target.reader();
   const nearest = await reader.nearest(query, { limit });
@@ -241,7 +203,7 @@ export async function fuseWithVectors(
   const similarity = hits.map((h) => cosine.get(h.id) ?? 0);
   const lexicalRaw = [...lexical.raw, ...extra.map(() => 0)];
   let fused: number[];
-  if (options.fusion === 'rrf') {
+  if (ranking.fusion === 'rrf') {
     const order = (scores: readonly number[]) =>
       hits
         .map((h, i) => ({ id: String(h.id), score: scores[i] ?? 0 }))
@@ -249,7 +211,7 @@ export async function fuseWithVectors(
         .sort((a, b) => b.score - a.score)
         .map((e) => e.id);
     const rrf = new Map(
-      reciprocalRankFusion([order(lexicalRaw), order(similarity)], { k: options.rrfK }).map((f) => [f.id, f.score]),
+      reciprocalRankFusion([order(lexicalRaw), order(similarity)], { k: ranking.rrfK }).map((f) => [f.id, f.score]),
     );
     fused = hits.map((h) => rrf.get(String(h.id)) ?? 0);
   } else {
@@ -258,30 +220,67 @@ export async function fuseWithVectors(
   return { hits, raw: fused, covered: [...lexical.covered, ...extra.map(() => 0)] };
 }
 
+/** The question's vector in one library (see {@link questionVector}). */
+export interface QuestionVector {
+  /** The nearest sections none of the phrasings' lexical lists holds. */
+  readonly extra: readonly ChunkHit[];
+  /** Section id → cosine similarity to the question, as a share of the best (below 0 counts as 0). */
+  readonly similarity: ReadonlyMap<number, number>;
+}
+
+/**
+ * What the question's vector says in a library: the `limit` sections nearest
+ * it that no phrasing found (`found`: the ids the phrasings' lexical lists
+ * hold), and the similarity of every candidate, those and these.
+ */
+export async function questionVector(
+  target: Target,
+  found: readonly number[],
+  query: Float32Array,
+  limit: number,
+): Promise<QuestionVector> {
+  const reader = target.reader();
+  const nearest = await reader.nearest(query, { limit });
+  const seen = new Set(found);
+  const extra = await reader.chunkHits(nearest.map((n) => n.id).filter((id) => !seen.has(id)));
+  const ids = [...seen, ...extra.map((h) => h.id)];
+  const cosine = await reader.similarities(query, ids);
+  const shares = shareOfBest(ids.map((id) => cosine.get(id) ?? 0));
+  return { extra, similarity: new Map(ids.map((id, i) => [id, shares[i] ?? 0])) };
+}
+
+/**
+ * A library's lexical scores (its phrasings fused, as shares of the best) fused
+ * with the question's similarity (shares of the best): `convexFusion` with
+ * `weight`, or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
+ * With the question alone (no alternatives), the fusion a hybrid library's one list always had.
+ */
+export function fuseWithQuestion(
+  lexical: readonly number[],
+  similarity: readonly number[],
+  weight: number,
+  ranking: Pick<RankingConfig, 'fusion' | 'rrfK'>,
+): number[] {
+  if (ranking.fusion !== 'rrf') return convexFusion(lexical, similarity, { weight });
+  const order = (scores: readonly number[]) =>
+    scores
+      .map((score, i) => ({ id: String(i), score }))
+      .filter((e) => e.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .map((e) => e.id);
+  const rrf = new Map(
+    reciprocalRankFusion([order(lexical), order(similarity)], { k: ranking.rrfK }).map((f) => [f.id, f.score]),
+  );
+  return shareOfBest(lexical.map((_, i) => rrf.get(String(i)) ?? 0));
+}
+
 /**
  * Each score as a share of the best, with 0 as the bottom of the scale
  * (negative scores count as 0); all zero when none is above 0, where
  * min-max would call every one of them the best.
  */
-export function shareOfBest(scores: readonly number[]): number[] {
+function shareOfBest(scores: readonly number[]): number[] {
   const positive = scores.map((s) => Math.max(0, s));
   if (!positive.some((s) => s > 0)) return positive.map(() => 0);
   return minMaxNormalize(positive, { floor: 0 });
-}
-
-/** The passage a re-ranker reads for each candidate: its place in the docs, then its text. */
-async function passagesOf(
-  candidates: readonly { readonly target: HybridTarget; readonly hit: ChunkHit }[],
-): Promise<string[]> {
-  const idsByTarget = new Map<HybridTarget, number[]>();
-  for (const c of candidates) idsByTarget.set(c.target, [...(idsByTarget.get(c.target) ?? []), c.hit.id]);
-  const contents = new Map<HybridTarget, Map<number, string>>();
-  for (const [target, ids] of idsByTarget) contents.set(target, await target.reader().chunkContents(ids));
-  return candidates.map((c) =>
-    sectionPassage({
-      title: c.hit.title,
-      breadcrumb: c.hit.breadcrumb,
-      content: contents.get(c.target)?.get(c.hit.id) ?? '',
-    }),
-  );
 }

@@ -12,7 +12,7 @@ export type { PassageReranker, QueryEmbedder, SearchModels, Unavailable } from '
 export { heldModels } from './models.js';
 export type { ModelSpecs, OpenModels } from './open-models.js';
 export { openModels } from './open-models.js';
-export type { ResultFormat, RetrievalMode, SearchAllOptions, SearchOptions } from './options.js';
+export type { GetDocsOptions, ResultFormat, RetrievalMode, SearchAllOptions, SearchOptions } from './options.js';
 export { SEARCH_DEFAULTS } from './options.js';
 export type { AnalyzedQuery } from './query.js';
 export { analyzeQuery } from './query.js';

@@ -1,4 +1,11 @@
-import { formatPackageId, type InstalledPackage, type PackageStore, parsePackageSpec } from '@docs/store';
+import {
+  formatPackageId,
+  type InstalledPackage,
+  type PackageStore,
+  parsePackageSpec,
+  prereleaseNote,
+  resolveErrorMessage,
+} from '@docs/store';
 import { ADD_DOCS_HINT, NO_PACKAGES_MESSAGE } from './messages.js';
 
 /**
@@ -61,7 +68,8 @@ export async function servedLatest(store: PackageStore, scope?: LibraryScope): P
  * `projectVersion`, the version the project being worked on installs, when
  * that version is served. Within a scope, a library outside it is refused with
  * the served ones listed, and a bare name gives the highest served version.
- * Every message a failed resolution gives is written here.
+ * The store says which package a name means, as data; the sentences of a failure are the store's
+ * (`resolveErrorMessage`), or, for what a scope refuses, written here.
  */
 export async function resolveLibrary(
   store: PackageStore,
@@ -88,15 +96,15 @@ async function resolveServed(
   scope: LibraryScope | undefined,
 ): Promise<LibraryResolution> {
   const found = await store.resolve(library, version);
-  const note = found.ok && found.note ? { note: found.note } : {};
+  const note = found.ok && found.prerelease ? { note: prereleaseNote(found.value, found.prerelease.asked) } : {};
   if (!isScoped(scope)) {
     if (found.ok) return { ok: true, value: found.value, ...note };
-    const { code, message, installed, suggestion } = found.error;
+    const { error } = found;
     return refused({
-      code,
-      message: code === 'no-packages' ? NO_PACKAGES_MESSAGE : message.replace(/^library /, 'Library '),
-      installed: installed.map(formatPackageId),
-      ...(suggestion ? { suggestion } : {}),
+      code: error.code,
+      message: error.code === 'no-packages' ? NO_PACKAGES_MESSAGE : resolveErrorMessage(error),
+      installed: error.installed.map(formatPackageId),
+      ...(error.code !== 'no-packages' && error.suggestion ? { suggestion: error.suggestion } : {}),
     });
   }
   const served = await servedPackages(store, scope);
@@ -117,7 +125,7 @@ async function resolveServed(
       suggestion: formatPackageId(sameLibrary[0] as InstalledPackage),
     });
   }
-  const suggestion = found.ok ? undefined : found.error.suggestion;
+  const suggestion = found.ok || found.error.code === 'no-packages' ? undefined : found.error.suggestion;
   const close = suggestion && served.some((p) => sameName(p.name, suggestion)) ? suggestion : undefined;
   return refused({
     code: labels.length === 0 ? 'no-packages' : 'unknown-library',

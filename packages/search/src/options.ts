@@ -89,12 +89,37 @@ export interface SearchAllOptions extends SearchOptions {
   readonly scope?: LibraryScope;
 }
 
-/** The options a search runs with: the caller's, the defaults for the rest, and the ranking. */
-export interface ResolvedOptions extends RankingConfig {
+/** Options of getDocs. */
+export interface GetDocsOptions extends SearchOptions {
+  readonly version?: string;
+  /**
+   * The version of this library the project being worked on installs. For a bare name it is the version
+   * answered from when installed; when it is not installed the highest is, and the answer says so (`project`).
+   */
+  readonly projectVersion?: string;
+  /**
+   * The project's version (`projectVersion`) is being built (a server following its project): the answer from
+   * another version says so, and when to ask again, instead of how to add it.
+   */
+  readonly projectBuilding?: { readonly retryAfterSeconds: number };
+  /** Only these libraries may be searched (see LibraryScope); one outside it is refused, naming those served. */
+  readonly scope?: LibraryScope;
+}
+
+/** Which part of the ranked list an answer shows, and in what form: plain values, checked once. */
+export interface Paging {
   readonly tokens: number;
   readonly limit: number;
   readonly offset: number;
   readonly format: ResultFormat;
+}
+
+/**
+ * What one search runs with besides its configuration: the models and whether to use them, the signal that stops
+ * their calls, and the session's memory of what was sent (read here; the sections sent now are recorded by
+ * search(), from what the page stage returns).
+ */
+export interface SearchContext {
   readonly mode: RetrievalMode | undefined;
   readonly models: SearchModels | undefined;
   readonly rerank: boolean;
@@ -102,33 +127,42 @@ export interface ResolvedOptions extends RankingConfig {
   readonly sent: SentSections | undefined;
 }
 
+/** A caller's options by kind: the ranking (numbers), the paging, and the per-search context. */
+export interface ResolvedOptions {
+  readonly ranking: RankingConfig;
+  readonly paging: Paging;
+  readonly context: SearchContext;
+}
+
 /** Fills defaults and rejects values that make no sense, with a message that names the option. */
 export function resolveOptions(options: SearchOptions): ResolvedOptions {
-  const resolved: ResolvedOptions = {
+  const paging: Paging = {
     tokens: options.tokens ?? SEARCH_DEFAULTS.tokens,
     limit: options.limit ?? SEARCH_DEFAULTS.limit,
     offset: options.offset ?? SEARCH_DEFAULTS.offset,
     format: options.format ?? SEARCH_DEFAULTS.format,
+  };
+  const context: SearchContext = {
     mode: options.mode,
     models: options.models,
     rerank: options.rerank ?? SEARCH_DEFAULTS.rerank,
     signal: options.signal,
     sent: options.sent,
-    ...resolveRanking(options.ranking ?? {}, (message) => new SearchOptionError(message)),
   };
-  const wholeNumber = (name: keyof ResolvedOptions, value: number, min: number) => {
+  const ranking = resolveRanking(options.ranking ?? {}, (message) => new SearchOptionError(message));
+  const wholeNumber = (name: keyof Paging, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) {
       throw new SearchOptionError(`${name} must be a whole number ≥ ${min}, got ${value}`);
     }
   };
-  wholeNumber('tokens', resolved.tokens, 0);
-  wholeNumber('limit', resolved.limit, 1);
-  wholeNumber('offset', resolved.offset, 0);
-  if (resolved.mode !== undefined && resolved.mode !== 'lexical' && resolved.mode !== 'hybrid') {
-    throw new SearchOptionError(`mode must be "lexical" or "hybrid", got ${JSON.stringify(resolved.mode)}`);
+  wholeNumber('tokens', paging.tokens, 0);
+  wholeNumber('limit', paging.limit, 1);
+  wholeNumber('offset', paging.offset, 0);
+  if (context.mode !== undefined && context.mode !== 'lexical' && context.mode !== 'hybrid') {
+    throw new SearchOptionError(`mode must be "lexical" or "hybrid", got ${JSON.stringify(context.mode)}`);
   }
-  if (resolved.format !== 'full' && resolved.format !== 'index') {
-    throw new SearchOptionError(`format must be "full" or "index", got ${JSON.stringify(resolved.format)}`);
+  if (paging.format !== 'full' && paging.format !== 'index') {
+    throw new SearchOptionError(`format must be "full" or "index", got ${JSON.stringify(paging.format)}`);
   }
-  return resolved;
+  return { ranking, paging, context };
 }

@@ -51,6 +51,20 @@ export function analyzeQuery(topic: string, options: { alsoDrop?: readonly strin
   };
 }
 
+/** What the answer says when the caps cut the query: what was cut, and the cap. */
+export function capWarnings(cut: AnalyzedQuery['cut'], caps: QueryCaps): string[] {
+  const warnings: string[] = [];
+  if (cut?.chars) {
+    warnings.push(
+      `The topic was cut to its first ${caps.maxChars} characters (the cap; ${cut.chars} more were left out).`,
+    );
+  }
+  if (cut?.terms) {
+    warnings.push(`Searched the first ${caps.maxTerms} words only (the cap; ${cut.terms} more were left out).`);
+  }
+  return warnings;
+}
+
 /** The topic's first `maxChars` characters, ending at a word boundary when there is one. */
 function capTopic(topic: string, maxChars: number | undefined): string {
   if (maxChars === undefined || topic.length <= maxChars) return topic;

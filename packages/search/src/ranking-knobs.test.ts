@@ -14,7 +14,7 @@ describe('the table of ranking knobs', () => {
   });
 
   it('is what a search runs with when the caller sets no knob', () => {
-    const resolved = resolveOptions({});
+    const resolved = resolveOptions({}).ranking;
     for (const [name, value] of Object.entries(RANKING_DEFAULTS)) expect(resolved).toHaveProperty(name, value);
   });
 
@@ -34,14 +34,16 @@ describe('the table of ranking knobs', () => {
     fc.assert(
       fc.property(fc.constantFrom(...NUMERIC_KNOBS), fc.double(), (name, value) => {
         const knob = RANKING_KNOBS[name] as { accepts: (v: number) => boolean };
-        if (knob.accepts(value)) expect(resolveOptions({ ranking: { [name]: value } })[name]).toBe(value);
+        if (knob.accepts(value)) expect(resolveOptions({ ranking: { [name]: value } }).ranking[name]).toBe(value);
         else expect(() => resolveOptions({ ranking: { [name]: value } })).toThrow(SearchOptionError);
       }),
     );
   });
 
   it('leaves a knob given as undefined at its default, as before the table', () => {
-    expect(resolveOptions({ ranking: { drop: undefined as unknown as number } }).drop).toBe(RANKING_DEFAULTS.drop);
+    expect(resolveOptions({ ranking: { drop: undefined as unknown as number } }).ranking.drop).toBe(
+      RANKING_DEFAULTS.drop,
+    );
   });
 
   it('refuses a fusion it does not know, quoting it', () => {

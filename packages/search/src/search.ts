@@ -1,16 +1,25 @@
-import { type InstalledPackage, type PackageStore, parsePackageSpec, type Term } from '@docs/store';
+import { type InstalledPackage, type PackageStore, parsePackageSpec } from '@docs/store';
 import { phrasingsOf } from './alternatives.js';
 import { answerFromInstalled, retryIfGone } from './gone.js';
 import { Retrieval } from './hybrid.js';
-import { type LibraryScope, nothingServed, resolveLibrary, servedPackages } from './library-scope.js';
-import { type ResolvedOptions, resolveOptions, type SearchAllOptions, type SearchOptions } from './options.js';
+import { nothingServed, resolveLibrary, servedPackages } from './library-scope.js';
+import {
+  type GetDocsOptions,
+  type Paging,
+  type ResolvedOptions,
+  resolveOptions,
+  type SearchAllOptions,
+  type SearchContext,
+} from './options.js';
+import type { RankingConfig } from './ranking.js';
+import { Reranking } from './reranking.js';
 import type { SearchResponse } from './results.js';
-import { analyse } from './stages/analyse.js';
-import { type CatalogKnowledge, catalogKnowledge } from './stages/catalog.js';
-import { gather } from './stages/gather.js';
+import { analyzeQuestion } from './stages/analyze.js';
+import { catalogKnowledge } from './stages/catalog.js';
+import { gather, type LibraryPolicy } from './stages/gather.js';
 import { merge } from './stages/merge.js';
 import { pageOf } from './stages/page.js';
-import { nothingMatched, noWords, respond, unresolved, withNotes } from './stages/respond.js';
+import { noWords, respond, unresolved, withNotes } from './stages/respond.js';
 import { type Target, targetOf } from './stages/target.js';
 import { oneVersionEach, withVersionHints } from './versions.js';
 
@@ -26,21 +35,7 @@ export async function getDocs(
   store: PackageStore,
   library: string,
   topic: string,
-  options: SearchOptions & {
-    readonly version?: string;
-    /**
-     * The version of this library the project being worked on installs. For a bare name it is the version
-     * answered from when installed; when it is not installed the highest is, and the answer says so (`project`).
-     */
-    readonly projectVersion?: string;
-    /**
-     * The project's version (`projectVersion`) is being built (a server following its project): the answer from
-     * another version says so, and when to ask again, instead of how to add it.
-     */
-    readonly projectBuilding?: { readonly retryAfterSeconds: number };
-    /** Only these libraries may be searched (see LibraryScope); one outside it is refused, naming those served. */
-    readonly scope?: LibraryScope;
-  } = {},
+  options: GetDocsOptions = {},
 ): Promise<SearchResponse> {
   const resolved = resolveOptions(options);
   // Checked before the library is looked up: bad input is refused the same way whatever is installed.
@@ -56,7 +51,7 @@ export async function getDocs(
     async (found) => {
       const alsoDrop = [found.value.name.replace(/^@[^/]+\//, '')];
       const answer = (pkg: InstalledPackage) =>
-        search([targetOf(store, pkg)], phrasings, resolved, { alsoDrop, skipUnreadable: false });
+        search([targetOf(store, pkg)], phrasings, resolved, resolved.context, { alsoDrop, skipUnreadable: false });
       const response = withNotes(await answer(found.value), found.note ? [found.note] : []);
       // Another version is searched only when this one is empty or thin beside it (see withVersionHints).
       return withVersionHints(store, found.value, response, options.projectVersion, answer, options.projectBuilding);
@@ -110,52 +105,60 @@ async function searchListed(
     packages.map((p) => targetOf(store, p)),
     phrasings,
     resolved,
+    resolved.context,
     {
       skipUnreadable: true,
-      catalog: (terms) => catalogKnowledge(store, packages, terms, resolved),
+      catalog: (terms) => catalogKnowledge(store, packages, terms, resolved.context.mode),
     },
   );
   return withNotes(response, notes);
 }
 
-/** How a search treats the libraries it is given. */
-interface SearchPolicy {
+/** How a search treats the libraries it is given, and the words its analysis drops. */
+interface SearchPolicy extends LibraryPolicy {
   /** Words the analysis drops (a library's own name, when searching within it). */
   readonly alsoDrop?: readonly string[];
-  /** Leave out a library that cannot be read, with a warning, rather than fail (searching every library). */
-  readonly skipUnreadable: boolean;
-  /** What the store's catalog knows of the libraries' terms (searching every library). */
-  readonly catalog?: (terms: readonly (readonly Term[])[]) => Promise<CatalogKnowledge>;
 }
 
 /**
- * A query, stage by stage (each a module of ./stages, in this order): analyse
- * the phrasings, gather the libraries that answer (scoring each), merge them
- * into one list, cut a page from it, and respond.
+ * A query, stage by stage (each a module of ./stages, in this order): analyze
+ * the phrasings, gather the libraries that answer (scoring each and fusing its
+ * phrasings), merge them into one list, cut a page from it, and respond. Each
+ * stage hands its result to the next; what the page sent is recorded here, in
+ * the session's memory.
  */
 async function search(
   targets: readonly Target[],
   texts: readonly string[],
-  options: ResolvedOptions,
+  options: { readonly ranking: RankingConfig; readonly paging: Paging },
+  context: SearchContext,
   policy: SearchPolicy,
 ): Promise<SearchResponse> {
-  const question = analyse(texts, options, policy.alsoDrop ? { alsoDrop: policy.alsoDrop } : {});
+  const question = analyzeQuestion(texts, options.ranking, { alsoDrop: policy.alsoDrop });
   // The embedder reads each phrasing it answers (the topic; the alternatives too when they take part in the vectors) as
-  // the caps cut it, so a pasted page costs no more than its head.
-  const embedded = options.alternativeVectorWeight > 0 ? question.phrasings : question.phrasings.slice(0, 1);
-  const retrieval = new Retrieval(
-    embedded.map((p) => p.text.slice(0, options.maxTopicChars)),
-    options,
-  );
+  // the caps cut it, so a pasted page costs no more than its head; the re-ranker reads the topic so cut.
+  const embedded = options.ranking.alternativeVectorWeight > 0 ? question.phrasings : question.phrasings.slice(0, 1);
+  const read = embedded.map((p) => p.text.slice(0, options.ranking.maxTopicChars));
+  const retrieval = new Retrieval(read, context);
+  const reranking = new Reranking(read[0] ?? '', context);
   if (question.phrasings.every((p) => p.terms.length === 0)) {
     return noWords(
       question,
       targets.map((t) => t.label),
-      retrieval,
+      retrieval.info(reranking.info()),
     );
   }
-  const gathered = await gather(targets, question.phrasings, options, retrieval, policy);
-  const { merged, match } = await merge(gathered, question.phrasings, options, retrieval);
-  if (merged.length === 0) return nothingMatched(question, gathered, retrieval, options);
-  return respond(question, gathered, match, await pageOf(merged, options), retrieval, options);
+  const perLibrary = Math.max(options.ranking.candidates, options.paging.offset + options.paging.limit);
+  const gathered = await gather(
+    targets,
+    question.phrasings,
+    options.ranking,
+    perLibrary,
+    { retrieval, reranking },
+    policy,
+  );
+  const merged = await merge(gathered.libraries, options.ranking, reranking);
+  const paged = merged.length === 0 ? undefined : await pageOf(merged, options.ranking, options.paging, context.sent);
+  for (const section of paged?.sent ?? []) context.sent?.add(section.key, section.tokens);
+  return respond(question, gathered, paged, retrieval.info(reranking.info()), options.ranking, options.paging);
 }

@@ -1,5 +1,6 @@
 // This file is the public API of @docs/store.
 
+export { writeFileAtomic } from './atomic-file.js';
 export type { CatalogEntry } from './catalog.js';
 export type { StoreErrorCode } from './errors.js';
 export { isStoreError, StoreError } from './errors.js';
@@ -12,6 +13,7 @@ export { indexTokens, tokensContain } from './index-tokens.js';
 export type { InstalledPackage } from './installed-package.js';
 export { fitBreadcrumb, fitLine } from './lines.js';
 export { isBeingBuilt, tryBuildLock } from './name-lock.js';
+export type { ResolveError, ResolveResult } from './name-resolution.js';
 export type { PackageId, VersionLabel } from './names.js';
 export {
   assertFileNameFits,
@@ -27,13 +29,13 @@ export type { PackageInfo } from './package-file.js';
 export { inspectPackageFile } from './package-file.js';
 export type { ChunkHit, PackageStats, StoredDocument, TermStatistics } from './package-reader.js';
 export { PackageReader } from './package-reader.js';
-export type { ResolveError, ResolveResult } from './package-store.js';
 export { PackageStore } from './package-store.js';
 export type { ChunkInput, DocumentInput, PackageMeta, WritePackageOptions, WriteSummary } from './package-writer.js';
 export { writePackage } from './package-writer.js';
 export { isRunning } from './partial-files.js';
 export { sectionPassage } from './passage.js';
 export type { ReaderCacheSizes } from './reader-caches.js';
+export { prereleaseNote, resolveErrorMessage } from './resolution-messages.js';
 export type { FtsColumn, PackageDatabase } from './schema.js';
 export { PACKAGE_FORMAT_VERSION } from './schema.js';
 export type { TokenCounter } from './tokens.js';

@@ -1,8 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import semver from 'semver';
@@ -156,23 +154,6 @@ describe('refusing package files', () => {
 });
 
 describe('PackageStore', () => {
-  it("resolves a crate's name spelled with `-` for `_` or the reverse, when no library has it exactly (Cargo's rule)", async () => {
-    const store = new PackageStore(path.join(dir, 'home'));
-    await store.install(await build('serde_json', '1.0.135'));
-    await store.install(await build('tokio-util', '0.7.13'));
-    await store.install(await build('a-b', '1.0.0'));
-    await store.install(await build('a_b', '2.0.0'));
-    const dashed = await store.resolve('serde-json');
-    expect(dashed.ok && `${dashed.value.name}@${dashed.value.version}`).toBe('serde_json@1.0.135');
-    const underscored = await store.resolve('TOKIO_UTIL@0.7');
-    expect(underscored.ok && underscored.value.name).toBe('tokio-util');
-    // A name held exactly is that library, never its look-alike.
-    const exact = await store.resolve('a_b');
-    expect(exact.ok && exact.value.version).toBe('2.0.0');
-    expect((await store.resolve('serde.json')).ok).toBe(false);
-    await store.close();
-  });
-
   it('installs, lists, resolves, searches and removes', async () => {
     const store = new PackageStore(path.join(dir, 'home'));
     expect(await store.list()).toEqual([]);
@@ -195,9 +176,8 @@ describe('PackageStore', () => {
     const missing = await store.resolve('vitset');
     expect(missing.ok).toBe(false);
     if (!missing.ok) {
-      expect(missing.error.code).toBe('unknown-library');
-      expect(missing.error.suggestion).toBe('vitest');
-      expect(missing.error.message).toContain('vitest@5.0.0');
+      expect(missing.error).toMatchObject({ code: 'unknown-library', name: 'vitset', suggestion: 'vitest' });
+      expect(missing.error.installed.map((p) => p.version)).toContain('5.0.0');
     }
     const badVersion = await store.resolve('vitest', '9.9.9');
     expect(!badVersion.ok && badVersion.error.code).toBe('unknown-version');
@@ -210,7 +190,10 @@ describe('PackageStore', () => {
     expect(hits.map((h) => h.breadcrumb)).toEqual([['Timers']]);
     expect(hits[0]?.score).toBeGreaterThan(0);
 
-    await expect(store.remove('vitest')).rejects.toMatchObject({ code: 'ambiguous' });
+    await expect(store.remove('vitest')).rejects.toMatchObject({
+      code: 'ambiguous',
+      message: 'vitest has 3 versions installed; say which to remove: vitest@5.0.0, vitest@5.0.0-rc.2, vitest@4.0.0',
+    });
     await expect(store.remove('nope')).rejects.toMatchObject({ code: 'not-installed' });
     await store.remove('vitest@4.0.0');
     await store.remove('@tanstack/query');
@@ -218,33 +201,14 @@ describe('PackageStore', () => {
     await store.close();
   });
 
-  it('resolves a range to a release, else to a prerelease of a version in it, and says so', async () => {
+  it('resolves a range to a prerelease of a version in it when no release is, and marks it', async () => {
     const store = new PackageStore(path.join(dir, 'home'));
     await store.install(await build('vitest', '4.2.0'));
     await store.install(await build('vitest', '5.0.0-rc.2'));
-    await store.install(await build('vitest', '5.0.0-beta.1'));
-    await store.install(await build('vitest', '4.3.0-beta.0'));
-    const cases: [string, string, boolean][] = [
-      ['vitest@5', '5.0.0-rc.2', true],
-      ['vitest@^5.0.0', '5.0.0-rc.2', true],
-      ['vitest@5.x', '5.0.0-rc.2', true],
-      ['vitest@~5.0.0', '5.0.0-rc.2', true],
-      // A release in the range wins over a higher prerelease of it.
-      ['vitest@4', '4.2.0', false],
-      ['vitest@>=4.2.0', '4.2.0', false],
-      // A range that names a prerelease of its own tuple takes it as semver does, with no note.
-      ['vitest@>=5.0.0-beta.0 <5.0.0', '5.0.0-rc.2', false],
-    ];
-    for (const [spec, version, noted] of cases) {
-      const found = await store.resolve(spec);
-      if (!found.ok) throw new Error(`${spec}: ${found.error.message}`);
-      expect(found.value.version, spec).toBe(version);
-      expect(found.note !== undefined, spec).toBe(noted);
-    }
     const five = await store.resolve('vitest@5');
-    expect(five.ok && five.note).toBe('vitest has no release matching "5"; using the prerelease 5.0.0-rc.2');
-    const six = await store.resolve('vitest@6');
-    expect(!six.ok && six.error.code).toBe('unknown-version');
+    expect(five.ok && [five.value.version, five.prerelease]).toEqual(['5.0.0-rc.2', { asked: '5' }]);
+    const four = await store.resolve('vitest@4');
+    expect(four.ok && [four.value.version, four.prerelease]).toEqual(['4.2.0', undefined]);
     await store.close();
   });
 
@@ -321,137 +285,6 @@ describe('PackageStore', () => {
     if (!second.ok) throw new Error('expected lib');
     expect(await store.reader(second.value).search({ terms: ['cors'], mode: 'all' }, { limit: 5 })).toHaveLength(0);
     await store.close();
-  });
-});
-
-describe('readers the cache lets go of', () => {
-  const cors = { terms: ['cors'], mode: 'all' } as const;
-  const nothing: DocumentInput[] = [
-    { path: 'a.md', title: 'A', content: 'x', chunks: [{ breadcrumb: [], level: 0, content: 'nothing', tokens: 1 }] },
-  ];
-
-  /** A store of packages `one` and `two` that keeps one connection open, and a reader of either. */
-  async function oneConnection() {
-    const store = new PackageStore(path.join(dir, 'home'), { maxOpenPackages: 1 });
-    await store.install(await build('one', '1.0.0'));
-    await store.install(await build('two', '1.0.0'));
-    const all = await store.list();
-    const open = (name: string) => store.reader(all.find((p) => p.name === name) as (typeof all)[number]);
-    return { store, open };
-  }
-
-  /**
-   * A store keeping one connection open, holding `lib@1.0.0`, and a second store over the same folder standing
-   * for another process that replaces the file; `current()` is lib as the first store resolves it now.
-   */
-  async function replacedElsewhere() {
-    const home = path.join(dir, 'home');
-    const store = new PackageStore(home, { maxOpenPackages: 1 });
-    const other = new PackageStore(home);
-    await store.install(await build('lib', '1.0.0'));
-    const current = async () => (await store.resolve('lib@1.0.0')) as { ok: true; value: InstalledPackage };
-    return { store, other, current };
-  }
-
-  it('keeps a reader of each of a hundred packages: a search over them all opens each once, not on every search', async () => {
-    // Once the store kept 64: going through more, it closed each just before it was next asked for.
-    const store = new PackageStore(path.join(dir, 'home'));
-    const file = await build('lib', '1.0.0');
-    await mkdir(store.dir, { recursive: true });
-    for (let i = 0; i < 100; i++)
-      await copyFile(file, path.join(store.dir, packageFileName({ name: `lib${i}`, version: '1.0.0' })));
-    const all = await store.list();
-    expect(all).toHaveLength(100);
-    const first = all.map((p) => store.reader(p));
-    for (const reader of first) expect(await reader.search(cors, { limit: 5 })).toHaveLength(1);
-    const again = all.map((p) => store.reader(p));
-    expect(again.every((reader, i) => reader === first[i])).toBe(true);
-    await store.close();
-  });
-
-  it.skipIf(process.platform === 'win32')(
-    'with fewer file handles than packages, closes some of its connections and answers from every package',
-    async () => {
-      // The process may open 48 files (Node itself holds about 20), the store is asked to keep 1,024 connections:
-      // opening the thirtieth or so package fails for want of a handle, and the store must make room, not fail.
-      const home = path.join(dir, 'home');
-      const file = await build('lib', '1.0.0');
-      await mkdir(home, { recursive: true });
-      for (let i = 0; i < 80; i++)
-        await copyFile(file, path.join(home, packageFileName({ name: `lib${i}`, version: '1.0.0' })));
-      const store = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-      const script = `import { PackageStore } from ${JSON.stringify(store)};
-        const store = new PackageStore(${JSON.stringify(home)});
-        const all = await store.list();
-        const found = [];
-        for (let round = 0; round < 2; round++)
-          for (const p of all) found.push((await store.reader(p).search(${JSON.stringify(cors)}, { limit: 5 })).length);
-        await store.close();
-        process.stdout.write(JSON.stringify(found));`;
-      const result = spawnSync('sh', ['-c', 'ulimit -n 48 && exec "$NODE" --input-type=module -e "$SCRIPT"'], {
-        encoding: 'utf8',
-        env: { ...process.env, NODE: process.execPath, SCRIPT: script },
-      });
-      expect(result.stderr).toBe('');
-      expect(JSON.parse(result.stdout)).toEqual(Array.from({ length: 160 }, () => 1));
-    },
-  );
-
-  it('an evicted reader reads on for a search that still holds it, reopening its file', async () => {
-    // One connection at most: opening a second package evicts the first while a search may still hold its reader.
-    const { store, open } = await oneConnection();
-    const held = open('one');
-    open('two');
-    expect(await held.search(cors, { limit: 5 })).toHaveLength(1);
-    await held.close();
-    await expect(held.search(cors, { limit: 5 })).rejects.toThrow(/not open/);
-    await store.close();
-  });
-
-  it('a reader answers alike when asked again and once evicted', async () => {
-    const { store, open } = await oneConnection();
-    const held = open('one');
-    const first = await held.search(cors, { limit: 5 });
-    expect(first).toHaveLength(1);
-    expect(await held.search(cors, { limit: 5 })).toEqual(first);
-    expect(await held.chunkHits(first.map((h) => h.id))).toEqual(first.map((h) => ({ ...h, score: 0 })));
-    open('two');
-    expect(await held.search(cors, { limit: 5 })).toEqual(first);
-    await store.close();
-  });
-
-  it('an evicted reader of a package removed since says it is gone', async () => {
-    const { store, open } = await oneConnection();
-    const held = open('one');
-    open('two');
-    await store.remove('one@1.0.0');
-    await expect(held.search(cors, { limit: 5 })).rejects.toMatchObject({ name: 'StoreError', code: 'gone' });
-    await store.close();
-  });
-
-  it('a reader of a file another process replaced reads the old file on, and closes with the store', async () => {
-    const { store, other, current } = await replacedElsewhere();
-    const held = store.reader((await current()).value);
-    await other.install(await build('lib', '1.0.0', nothing));
-    expect(await store.reader((await current()).value).search(cors, { limit: 5 })).toHaveLength(0);
-    // The search that began on the old file finishes on it.
-    expect(await held.search(cors, { limit: 5 })).toHaveLength(1);
-    await store.close();
-    await other.close();
-    await expect(held.search(cors, { limit: 5 })).rejects.toThrow(/not open/);
-  });
-
-  it('readers of replaced files wait in a bounded number: beyond maxOpenPackages the oldest closes at once', async () => {
-    const { store, other, current } = await replacedElsewhere();
-    const first = store.reader((await current()).value);
-    await other.install(await build('lib', '1.0.0', nothing));
-    const second = store.reader((await current()).value); // retires first
-    await other.install(await build('lib', '1.0.0'));
-    store.reader((await current()).value); // retires second: first, the oldest, closes now
-    await expect(first.search(cors, { limit: 5 })).rejects.toThrow(/not open/);
-    expect(await second.search(cors, { limit: 5 })).toHaveLength(0);
-    await store.close();
-    await other.close();
   });
 });
 

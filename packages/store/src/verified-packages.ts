@@ -1,6 +1,7 @@
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import type { InstalledPackage } from './installed-package.js';
 import { formatPackageId, packageFileName } from './names.js';
 import { inspectPackageFile } from './package-file.js';
@@ -76,7 +77,7 @@ export class VerifiedPackages {
         this.#onRefused?.(pkg, reason ?? 'it changed while it was validated');
       }
     }
-    if (learned) this.#write(known);
+    if (learned) await this.#write(known);
     return admitted;
   }
 
@@ -115,13 +116,9 @@ export class VerifiedPackages {
     }
   }
 
-  #write(verified: Record<string, string>): void {
+  async #write(verified: Record<string, string>): Promise<void> {
     try {
-      mkdirSync(path.dirname(this.#record), { recursive: true });
-      // Written aside and renamed, so an interrupted write never leaves half a file.
-      const temporary = `${this.#record}.${process.pid}.tmp`;
-      writeFileSync(temporary, `${JSON.stringify({ verified }, null, 2)}\n`);
-      renameSync(temporary, this.#record);
+      await writeFileAtomic(this.#record, `${JSON.stringify({ verified }, null, 2)}\n`);
     } catch {
       // Unwritable: the packages are validated again next time.
     }

@@ -15,7 +15,7 @@ export async function config(options: { approve?: boolean }, globals: GlobalOpti
     if (!loaded.project && !npmrc)
       throw new UsageError(`no ${projectConfigName} in this folder or a parent folder, and no .npmrc with a registry`);
     const gated = loaded.project ? loaded.gatedKeys() : [];
-    if (loaded.project) loaded.approveProject();
+    if (loaded.project) await loaded.approveProject();
     const what = gated.length > 0 ? `its ${gated.join(', ')}` : 'it (nothing in it reaches outside the project now)';
     if (globals.json)
       printJson({

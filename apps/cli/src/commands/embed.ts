@@ -1,6 +1,6 @@
 import type { Embedder } from '@docs/embed';
 import type { EmbedProgress, EmbedSummary } from '@docs/ingest';
-import { formatPackageId, type InstalledPackage, type PackageStore } from '@docs/store';
+import { formatPackageId, type InstalledPackage, type PackageStore, resolveErrorMessage } from '@docs/store';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import { interruptible } from '../interruptible.js';
@@ -118,7 +118,7 @@ async function packagesToEmbed(
   const packages: InstalledPackage[] = [];
   for (const spec of libraries) {
     const found = await store.resolve(spec);
-    if (!found.ok) throw new UsageError(found.error.message);
+    if (!found.ok) throw new UsageError(resolveErrorMessage(found.error));
     if (!packages.some((p) => p.file === found.value.file)) packages.push(found.value);
   }
   return packages;

@@ -1,4 +1,5 @@
 import { publishDocPackage } from '@docs/sources';
+import { resolveErrorMessage } from '@docs/store';
 import { projectNpmrcApproval } from '../config/npmrc-approval.js';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -22,7 +23,7 @@ export async function publish(spec: string, options: PublishCommandOptions, glob
   const store = openStore(globals);
   try {
     const found = await store.resolve(spec);
-    if (!found.ok) throw new UsageError(found.error.message);
+    if (!found.ok) throw new UsageError(resolveErrorMessage(found.error));
     const result = await publishDocPackage(store, found.value, {
       scope: options.scope,
       ...(options.registry ? { registry: options.registry } : {}),

@@ -1,4 +1,5 @@
 import type { HttpLimits, RunningHttpServer, ServerOptions } from '@docs/server';
+import { resolveErrorMessage } from '@docs/store';
 import { openStore, verifiedPackagesRecord } from '../context.js';
 import { UsageError } from '../errors.js';
 import { startFollowing } from '../follow/start.js';
@@ -164,7 +165,7 @@ async function warnAboutMissing(
   try {
     for (const spec of libraries) {
       const found = await store.resolve(spec);
-      if (!found.ok) log(`--libs ${spec}: ${found.error.message.replace(/\.?$/, '')}; serving it once it is installed`);
+      if (!found.ok) log(`--libs ${spec}: ${resolveErrorMessage(found.error)}; serving it once it is installed`);
     }
   } finally {
     await store.close();

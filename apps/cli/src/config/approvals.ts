@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '@docs/store';
 // A namespace import lets the bundle (scripts/bundle.mjs) keep only the parts of zod used here: 170 KB, not 670 KB.
 import * as z from 'zod';
 import { UsageError } from '../errors.js';
@@ -17,7 +18,7 @@ const approvalsSchema = z.object({
 export interface Approvals {
   get(file: string): string | undefined;
   /** Records an approval on disk and returns the updated set. */
-  approve(file: string, hash: string): Approvals;
+  approve(file: string, hash: string): Promise<Approvals>;
 }
 
 export function approvalsFile(userDir: string): string {
@@ -43,14 +44,9 @@ export function readApprovals(userDir: string): Approvals {
 function approvals(userDir: string, approved: Readonly<Record<string, string>>): Approvals {
   return {
     get: (file) => approved[file],
-    approve(file, hash) {
+    async approve(file, hash) {
       const next = { ...approved, [file]: hash };
-      const target = approvalsFile(userDir);
-      mkdirSync(userDir, { recursive: true });
-      // Written aside and renamed, so an interrupted write never leaves half a file.
-      const temporary = `${target}.${process.pid}.tmp`;
-      writeFileSync(temporary, `${JSON.stringify({ approved: next }, null, 2)}\n`);
-      renameSync(temporary, target);
+      await writeFileAtomic(approvalsFile(userDir), `${JSON.stringify({ approved: next }, null, 2)}\n`);
       return approvals(userDir, next);
     },
   };

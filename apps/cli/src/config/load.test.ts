@@ -122,7 +122,7 @@ describe('loadConfig', () => {
       const config = await loadConfig({ cwd: project, userDir, env: {} });
       expect(config.gatedKeys()).toEqual(['home']);
       expect(await config.get('home')).toBeUndefined();
-      config.approveProject();
+      await config.approveProject();
       expect(await (await loadConfig({ cwd: project, userDir, env: {} })).get('home')).toBe(
         path.join(root, 'elsewhere'),
       );

@@ -285,14 +285,14 @@ export class Config {
     const yes = await ask(
       `${project.file} sets ${listing}: settings that reach outside this project. Use them (remembered until the file changes)? [y/N] `,
     );
-    if (yes) this.#approvals = this.#approvals.approve(project.file, project.hash);
+    if (yes) this.#approvals = await this.#approvals.approve(project.file, project.hash);
     else this.#options.warn?.(`not using ${gated.join(', ')} from ${project.file}`);
     return yes;
   }
 
   /** Approves the project config's current content (`docs config --approve`). */
-  approveProject(): void {
+  async approveProject(): Promise<void> {
     if (!this.project) throw new UsageError(`no ${projectConfigName} here or in a parent folder`, { code: 'config' });
-    this.#approvals = this.#approvals.approve(this.project.file, this.project.hash);
+    this.#approvals = await this.#approvals.approve(this.project.file, this.project.hash);
   }
 }

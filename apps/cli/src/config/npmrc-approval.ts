@@ -54,7 +54,7 @@ export function projectNpmrcApproval(
     const yes = await options.ask(
       `${npmrc.file} sets ${listing}: settings that send requests outside this project. Use them (remembered until the file changes)? [y/N] `,
     );
-    if (yes) approvals.approve(npmrc.file, hash);
+    if (yes) await approvals.approve(npmrc.file, hash);
     else options.warn?.(`not using ${listing} from ${npmrc.file}`);
     return yes;
   }
@@ -73,6 +73,6 @@ export async function approveProjectNpmrc(cwd: string, userDir = userConfigDir()
     },
   });
   const hash = found ? hashOf(found.file) : undefined;
-  if (found && hash) readApprovals(userDir).approve(found.file, hash);
+  if (found && hash) await readApprovals(userDir).approve(found.file, hash);
   return found;
 }

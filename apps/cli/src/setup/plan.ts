@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '@docs/store';
 import { UsageError } from '../errors.js';
-import { removeFile, writeFileAtomic } from './atomic-write.js';
 import type { HostFiles } from './hosts.js';
 import { type ConfigChange, withoutServer, withServer } from './json-config.js';
+import { removeFile } from './remove-file.js';
 import { SERVER_NAME, type ServerEntry } from './server-entry.js';
 import { withoutRule, withRule } from './usage-rule.js';
 

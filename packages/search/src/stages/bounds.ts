@@ -1,6 +1,10 @@
 import { heldShare } from '../idf.js';
-import type { ResolvedOptions } from '../options.js';
-import type { KnownTerms } from './catalog.js';
+import type { RankingConfig } from '../ranking.js';
+import type { Phrasing } from './analyze.js';
+import { type CatalogKnowledge, catalogued, type KnownTerms, unopened } from './catalog.js';
+import { type LibraryCandidates, matchesAll } from './fuse.js';
+import type { PhrasingHits } from './hits.js';
+import { crossLibraryScale } from './scale.js';
 
 /** A phrasing as the bounds see it: how many terms, and how much its matches count. */
 interface Asked {
@@ -26,7 +30,7 @@ export interface Ceiling {
 }
 
 /** What the libraries searched found, as the cross-library scale reads it. */
-export interface SearchedEvidence {
+interface SearchedEvidence {
   readonly bestCoverage: number;
   readonly bestInformation: number;
   readonly someHoldRarest: boolean;
@@ -41,26 +45,23 @@ export interface SearchedEvidence {
 }
 
 /** The coverage a library holding `held` of each phrasing's terms could reach at most. */
-export function coverageCeiling(
-  known: readonly KnownTerms[],
-  phrasings: readonly Asked[],
-  options: ResolvedOptions,
-): number {
+function coverageCeiling(known: readonly KnownTerms[], phrasings: readonly Asked[], ranking: RankingConfig): number {
   let coverage = 0;
   for (const [p, phrasing] of phrasings.entries()) {
     const count = known[p]?.holds.filter(Boolean).length ?? 0;
     if (count === 0 || phrasing.terms.length === 0) continue;
-    coverage = Math.max(coverage, phrasing.weight * (count / phrasing.terms.length) ** options.coverageExponent);
+    coverage = Math.max(coverage, phrasing.weight * (count / phrasing.terms.length) ** ranking.coverageExponent);
   }
   return coverage;
 }
 
-export function ceilingOf(
+/** The most a library could bring, from what the catalog knows of it and the question's words' worth. */
+function ceilingOf(
   known: readonly KnownTerms[],
   phrasings: readonly Asked[],
   information: readonly (readonly number[])[],
   rarest: readonly number[],
-  options: ResolvedOptions,
+  ranking: RankingConfig,
 ): Ceiling {
   let informationHeld = 0;
   let mayHoldRarest = false;
@@ -75,7 +76,7 @@ export function ceilingOf(
     mayHoldAll ||= held.length === phrasing.terms.length;
   }
   return {
-    coverage: coverageCeiling(known, phrasings, options),
+    coverage: coverageCeiling(known, phrasings, ranking),
     information: informationHeld,
     mayHoldRarest,
     mayHoldAll,
@@ -87,17 +88,122 @@ export function ceilingOf(
  * it would be had it been searched: it cannot raise the best coverage or
  * information the other libraries are scaled by, cannot be the one holding
  * the rarest word or every word, and its best chunk, scaled as
- * crossLibraryEvidence would scale it, falls under the relevance drop from
+ * crossLibraryScale (scale.ts) would scale it, falls under the relevance drop from
  * the top, so none of its chunks would be kept.
  */
-export function cannotAnswer(ceiling: Ceiling, searched: SearchedEvidence, options: ResolvedOptions): boolean {
+function cannotAnswer(ceiling: Ceiling, searched: SearchedEvidence, ranking: RankingConfig): boolean {
   if (ceiling.coverage > searched.bestCoverage || ceiling.information > searched.bestInformation) return false;
   if (ceiling.mayHoldRarest && !searched.someHoldRarest) return false;
   if (ceiling.mayHoldAll && !searched.matchAll) return false;
   if (!(searched.top > 0) || !(searched.bestCoverage > 0)) return false;
   const byCoverage = ceiling.coverage / searched.bestCoverage;
   const lacking = searched.someHoldRarest && !ceiling.mayHoldRarest && searched.bestInformation > 0;
-  const factor = byCoverage * (lacking ? (ceiling.information / searched.bestInformation) ** options.idfExponent : 1);
+  const factor = byCoverage * (lacking ? (ceiling.information / searched.bestInformation) ** ranking.idfExponent : 1);
   // Strictly under, with room for rounding: a chunk at the threshold itself would be kept.
-  return factor * (1 + 1e-9) < options.drop * searched.top;
+  return factor * (1 + 1e-9) < ranking.drop * searched.top;
+}
+
+/**
+ * What the libraries searched so far found, as crossLibraryScale will read it
+ * (the deferred ones, standing in as having found nothing, change none of it).
+ */
+function searchedEvidence(libraries: readonly LibraryCandidates[], ranking: RankingConfig): SearchedEvidence {
+  // The drop keeps what reaches `drop` of the best score or of the best score of words alone (aboveDrop): a
+  // library whose best scaled chunk is under both is under the lower of the two.
+  const scaled = crossLibraryScale(libraries, ranking).flat();
+  const top = Math.min(
+    scaled.reduce((most, c) => Math.max(most, c.score), 0),
+    scaled.reduce((most, c) => Math.max(most, c.plain), 0),
+  );
+  return {
+    bestCoverage: Math.max(0, ...libraries.map((l) => l.coverage)),
+    bestInformation: Math.max(0, ...libraries.map((l) => l.information)),
+    someHoldRarest: libraries.some((l) => l.holdsRarest),
+    matchAll: matchesAll(libraries),
+    top,
+  };
+}
+
+/**
+ * Which libraries a search opens, and when: the one place that decides it. A library the store's catalog says
+ * holds none of the words is answered from the catalog unopened, with exactly what searching it finds (nothing,
+ * and its chunk count for the terms' information). Over many libraries, one whose every term count the catalog
+ * knows exactly, and whose answer could not come from vectors, is deferred: the deferred that could hold the most
+ * are opened first (they set the bar for the rest), then each round opens those that what the others found leaves
+ * a chance to change the answer ({@link cannotAnswer}). A re-ranker reorders the merged list by what it reads,
+ * which no bound here foresees: then nothing is deferred.
+ */
+export class OpeningPlan {
+  readonly #phrasings: readonly Phrasing[];
+  readonly #ranking: RankingConfig;
+  readonly #unopened = new Map<number, PhrasingHits[]>();
+  readonly #deferred = new Map<number, KnownTerms[]>();
+  /** The libraries to open at once, in the targets' order, then the first of the deferred. */
+  readonly first: readonly number[];
+
+  private constructor(
+    files: readonly string[],
+    known: CatalogKnowledge,
+    phrasings: readonly Phrasing[],
+    ranking: RankingConfig,
+    deferring: boolean,
+  ) {
+    this.#phrasings = phrasings;
+    this.#ranking = ranking;
+    const now: number[] = [];
+    for (const [index, file] of files.entries()) {
+      const knowledge = known.get(file);
+      if (knowledge?.skip) this.#unopened.set(index, unopened(phrasings, knowledge.phrasings));
+      else if (deferring && knowledge?.exact) this.#deferred.set(index, knowledge.phrasings);
+      else now.push(index);
+    }
+    const best = [...this.#deferred]
+      .map(([index, k]) => ({ index, coverage: coverageCeiling(k, phrasings, ranking) }))
+      .sort((a, b) => b.coverage - a.coverage || a.index - b.index)
+      .slice(0, 4);
+    for (const { index } of best) this.#deferred.delete(index);
+    this.first = [...now, ...best.map((b) => b.index)];
+  }
+
+  /** The plan for libraries of these files (in the targets' order), given what the catalog knows of them. */
+  static async of(
+    files: readonly string[],
+    known: CatalogKnowledge,
+    phrasings: readonly Phrasing[],
+    ranking: RankingConfig,
+    mayRerank: () => Promise<boolean>,
+  ): Promise<OpeningPlan> {
+    const deferring = files.length > 1 && [...known.values()].some((k) => k.exact && !k.skip) && !(await mayRerank());
+    return new OpeningPlan(files, known, phrasings, ranking, deferring);
+  }
+
+  /**
+   * What a library not opened stands in with: for one the catalog answers, what searching it finds; for one
+   * deferred, its counts and nothing found. Undefined for a library opened (or to be).
+   */
+  standIn(index: number): PhrasingHits[] | undefined {
+    const deferred = this.#deferred.get(index);
+    if (deferred) return this.#phrasings.map((p, i) => catalogued(p.terms, deferred[i]));
+    return this.#unopened.get(index);
+  }
+
+  /**
+   * The deferred libraries to open next, given every library answering so far (`libraries`, fused with the
+   * question's words' worth, `information` and `rarest`): those whose ceiling could still change the answer. None
+   * when none could, and then the answer is the same as had every library been opened.
+   */
+  next(
+    libraries: readonly LibraryCandidates[],
+    information: readonly (readonly number[])[],
+    rarest: readonly number[],
+  ): number[] {
+    if (this.#deferred.size === 0) return [];
+    const evidence = searchedEvidence(libraries, this.#ranking);
+    const chances = [...this.#deferred].filter(
+      ([, k]) =>
+        !cannotAnswer(ceilingOf(k, this.#phrasings, information, rarest, this.#ranking), evidence, this.#ranking),
+    );
+    for (const [index] of chances) this.#deferred.delete(index);
+    return chances.map(([index]) => index);
+  }
 }

@@ -1,5 +1,6 @@
 import type { CatalogEntry, InstalledPackage, PackageStore, Term } from '@docs/store';
-import type { ResolvedOptions } from '../options.js';
+import type { RetrievalMode } from '../options.js';
+import { noHits, type PhrasingHits } from './hits.js';
 
 /** What the store's catalog says of one library and one phrasing's terms (see CatalogEntry). */
 export interface KnownTerms {
@@ -34,7 +35,7 @@ export async function catalogKnowledge(
   store: PackageStore,
   packages: readonly InstalledPackage[],
   phrasings: readonly (readonly Term[])[],
-  options: ResolvedOptions,
+  mode: RetrievalMode | undefined,
 ): Promise<CatalogKnowledge> {
   const result = new Map<string, { phrasings: KnownTerms[]; skip: boolean; exact: boolean }>();
   const entries = await store.catalogEntries(packages, phrasings.flat());
@@ -45,7 +46,7 @@ export async function catalogKnowledge(
       at += terms.length;
       return slice;
     });
-    const lexicalOnly = options.mode !== 'hybrid' && (!entry.vectors || options.mode === 'lexical');
+    const lexicalOnly = mode !== 'hybrid' && (!entry.vectors || mode === 'lexical');
     const skip = lexicalOnly && !entry.holds.some(Boolean);
     const exact = lexicalOnly && entry.frequencies.every((f) => f !== undefined);
     result.set(file, { phrasings: known, skip, exact });
@@ -58,4 +59,20 @@ function part(entry: CatalogEntry, start: number, length: number): Omit<KnownTer
     holds: entry.holds.slice(start, start + length),
     frequencies: entry.frequencies.slice(start, start + length),
   };
+}
+
+/** What searching a library that holds none of the words finds, for each phrasing: nothing, and its chunk count. */
+export function unopened(
+  phrasings: readonly { readonly terms: readonly string[] }[],
+  known: readonly KnownTerms[],
+): PhrasingHits[] {
+  return phrasings.map((p, i) =>
+    p.terms.length === 0 ? noHits() : noHits({ frequencies: p.terms.map(() => 0), chunks: known[i]?.chunks ?? 0 }),
+  );
+}
+
+/** A deferred library's counts, from the catalog, and nothing found (it will not be searched unless it might matter). */
+export function catalogued(words: readonly string[], known: KnownTerms | undefined): PhrasingHits {
+  if (words.length === 0) return noHits();
+  return noHits({ frequencies: words.map((_, t) => known?.frequencies[t] ?? 0), chunks: known?.chunks ?? 0 });
 }

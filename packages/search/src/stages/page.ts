@@ -2,10 +2,11 @@ import { diversify, relevanceDrop, textCost, tokenBudget } from '@docs/rank';
 import { type ChunkHit, loadTokenCounter } from '@docs/store';
 import { ANSWER_LIMITS, shortBreadcrumb, shortLabel } from '../answer-limits.js';
 import { nearRepeats } from '../near-duplicates.js';
-import type { ResolvedOptions } from '../options.js';
+import type { Paging } from '../options.js';
+import type { RankingConfig } from '../ranking.js';
 import type { DocResult } from '../results.js';
-import { sectionKey } from '../sent-sections.js';
-import type { Candidate } from './merge.js';
+import { type SentSections, sectionKey } from '../sent-sections.js';
+import type { Candidate } from './fuse.js';
 import type { Target } from './target.js';
 
 /** A run of adjacent chunks of one document, shown as one result. */
@@ -29,7 +30,18 @@ export interface Paged {
   readonly results: readonly DocResult[];
   readonly totalTokens: number;
   readonly nextOffset: number | undefined;
+  /** The sections sent in full now, by key (sectionKey) with their tokens, in the order sent: the caller records them. */
+  readonly sent: readonly SentSection[];
 }
+
+/** A section sent in full: its key in what the caller was sent (SentSections) and its tokens. */
+export interface SentSection {
+  readonly key: string;
+  readonly tokens: number;
+}
+
+/** What the page stage reads of what the caller was sent before. */
+export type SentEarlier = Pick<SentSections, 'has'>;
 
 /**
  * Stage 5: the merged list cut at the relevance drop, spread over pages
@@ -43,25 +55,39 @@ export interface Paged {
  * section after the last one shown. So following `nextOffset` shows every
  * section once, in the order of one page holding them all.
  */
-export async function pageOf(merged: readonly Candidate[], options: ResolvedOptions): Promise<Paged> {
+export async function pageOf(
+  merged: readonly Candidate[],
+  ranking: RankingConfig,
+  paging: Paging,
+  sentEarlier: SentEarlier | undefined,
+): Promise<Paged> {
   // The drop measures relevance alone; the spread over pages comes after it.
-  const kept = diversify(aboveDrop(merged, options.drop), {
+  const kept = diversify(aboveDrop(merged, ranking.drop), {
     key: (c) => `${c.target.label}\0${c.hit.documentId}`,
-    decay: options.samePageDecay,
+    decay: ranking.samePageDecay,
   });
   // Both formats rank the same sections in the same order and page over them (offset, limit and total count
   // sections); the full format then joins, on its page, each section with those after it in its document.
   const sections: Group[] = kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score, held: c.held }));
   const contents = new Contents();
-  const ranked = await answerOrder(sections, options.offset + options.limit, contents, options);
-  const pageSections = ranked.slice(options.offset, options.offset + options.limit);
+  const ranked = await answerOrder(sections, paging.offset + paging.limit, contents, ranking.duplicateThreshold);
+  const pageSections = ranked.slice(paging.offset, paging.offset + paging.limit);
   // Joining serves reading, so only the full format does it; an index entry points at one section.
-  const { page, results, shown } =
-    options.format === 'full' ? await withContent(pageSections, contents, options) : indexPage(pageSections);
+  const { page, results, shown, sent } =
+    paging.format === 'full'
+      ? await withContent(pageSections, contents, paging.tokens, sentEarlier)
+      : indexPage(pageSections);
   const totalTokens =
-    options.format === 'index' ? 0 : results.reduce((sum, r) => sum + (r.content === undefined ? 0 : r.tokens), 0);
-  const next = options.offset + shown;
-  return { ranked, page, results, totalTokens, nextOffset: shown > 0 && next < ranked.length ? next : undefined };
+    paging.format === 'index' ? 0 : results.reduce((sum, r) => sum + (r.content === undefined ? 0 : r.tokens), 0);
+  const next = paging.offset + shown;
+  return {
+    ranked,
+    page,
+    results,
+    totalTokens,
+    nextOffset: shown > 0 && next < ranked.length ? next : undefined,
+    sent,
+  };
 }
 
 /**
@@ -157,11 +183,11 @@ async function answerOrder(
   sections: readonly Group[],
   count: number,
   contents: Contents,
-  options: ResolvedOptions,
+  duplicateThreshold: number,
 ): Promise<Group[]> {
-  if (options.duplicateThreshold >= 1 || sections.length < 2) return [...sections];
+  if (duplicateThreshold >= 1 || sections.length < 2) return [...sections];
   const isRepeat = nearRepeats((g: Group) => g.members.map((m) => contents.of(g.target, m.id)).join('\n\n'), {
-    threshold: options.duplicateThreshold,
+    threshold: duplicateThreshold,
     sizeOf: groupTokens,
   });
   const kept: Group[] = [];
@@ -182,6 +208,7 @@ interface PageCut {
   readonly page: Group[];
   readonly results: DocResult[];
   readonly shown: number;
+  readonly sent: SentSection[];
 }
 
 /**
@@ -194,6 +221,7 @@ function indexPage(pageSections: readonly Group[]): PageCut {
     page: [...pageSections],
     results: pageSections.map((g) => toResult(g, undefined)),
     shown: pageSections.length,
+    sent: [],
   };
 }
 
@@ -210,11 +238,11 @@ function keyOf(target: Target, hit: ChunkHit): string {
  * not fit, so the next page starts with it; the first section with content is
  * never left out for being large, but cut to fit the whole budget.
  *
- * A section the caller was sent in full before (`options.sent`) is listed
+ * A section the caller was sent in full before (`sentEarlier`) is listed
  * without its content and costs nothing, so the budget goes to the sections
  * after it; it joins no block and ends the one before it, so a joined result
- * stays a run of its document. Each section sent in full is added to
- * `options.sent`; one cut to fit is not, as it was not sent in full.
+ * stays a run of its document. Each section sent in full is returned in
+ * `sent`; one cut to fit is not, as it was not sent in full.
  *
  * A section costs its tokens as the package counted them, or more when its
  * bytes say it is larger (textCost at ANSWER_LIMITS.bytesPerToken): a package
@@ -224,10 +252,10 @@ function keyOf(target: Target, hit: ChunkHit): string {
 async function withContent(
   pageSections: readonly Group[],
   contents: Contents,
-  options: ResolvedOptions,
+  tokens: number,
+  sentEarlier: SentEarlier | undefined,
 ): Promise<PageCut> {
-  const budget = options.tokens === 0 ? Number.POSITIVE_INFINITY : options.tokens;
-  const { sent } = options;
+  const budget = tokens === 0 ? Number.POSITIVE_INFINITY : tokens;
   const blocks: Block[] = [];
   const lastInDocument = new Map<string, Map<number, Block>>();
   let spent = 0;
@@ -237,7 +265,7 @@ async function withContent(
   await contents.load(pageSections);
   for (const section of pageSections) {
     const hit = section.members[0] as ChunkHit;
-    if (sent?.has(keyOf(section.target, hit))) {
+    if (sentEarlier?.has(keyOf(section.target, hit))) {
       blocks.push({ ...section, members: [hit], sentEarlier: true });
       shown += 1;
       continue;
@@ -280,13 +308,12 @@ async function withContent(
     }).items;
     results[first] = { ...top, content: cut?.content ?? '', tokens: cut?.tokens ?? 0, truncated: true };
   }
-  if (sent) {
-    blocks.forEach((block, i) => {
-      if (block.sentEarlier || results[i]?.truncated) return;
-      for (const member of block.members) sent.add(keyOf(block.target, member), member.tokens);
-    });
-  }
-  return { page: blocks, results, shown };
+  const sent: SentSection[] = [];
+  blocks.forEach((block, i) => {
+    if (block.sentEarlier || results[i]?.truncated) return;
+    for (const member of block.members) sent.push({ key: keyOf(block.target, member), tokens: member.tokens });
+  });
+  return { page: blocks, results, shown, sent };
 }
 
 /** A result being made of a run of sections of one document, or a section sent earlier, listed alone. */

@@ -1,33 +1,37 @@
 import { confidenceOf, weakNote } from '../confidence.js';
-import type { Retrieval } from '../hybrid.js';
 import type { LibraryError } from '../library-scope.js';
-import type { ResolvedOptions } from '../options.js';
-import type { Confidence, DocResult, PhrasingReport, RetrievalInfo, SearchResponse } from '../results.js';
-import type { AnalysedQuestion, Phrasing } from './analyse.js';
+import type { Paging } from '../options.js';
+import type { RankingConfig } from '../ranking.js';
+import type { DocResult, PhrasingReport, RetrievalInfo, SearchResponse } from '../results.js';
+import type { AnalyzedQuestion, Phrasing } from './analyze.js';
 import type { Gathered } from './gather.js';
 import type { Group, Paged } from './page.js';
 
 /**
- * Stage 6: the response for a page of results: its one-line message (a weak
- * answer says so first), how much of the question it holds, and with
- * alternatives which phrasing found what.
+ * Stage 6: the response for a page of results (undefined: no section holds any
+ * of the words): its one-line message (a weak answer says so first), how much
+ * of the question it holds, and with alternatives which phrasing found what.
  */
 export function respond(
-  question: AnalysedQuestion,
+  question: AnalyzedQuestion,
   gathered: Gathered,
-  match: 'all' | 'some',
-  paged: Paged,
-  retrieval: Retrieval,
-  options: ResolvedOptions,
+  paged: Paged | undefined,
+  retrieval: RetrievalInfo,
+  ranking: RankingConfig,
+  paging: Paging,
 ): SearchResponse {
   const { phrasings, terms } = question;
-  const { information, mentioned } = gathered;
-  const { ranked, page, results, totalTokens, nextOffset: next } = paged;
+  const { information, mentioned, match } = gathered;
   const searched = gathered.answering.map((t) => t.label);
   const extra = warningsOf(question, gathered);
+  const nothing = paged === undefined ? nothingMatched(question, searched, retrieval) : undefined;
+  const found = paged === undefined ? [] : foundBy(paged.page, phrasings, paging.offset);
   // How good the answer is, from the first page: what a caller reads first.
-  const firstPage = ranked.slice(0, Math.max(options.limit, 1));
-  const { byPhrasing, ...confidence } = confidenceOf(firstPage, phrasings, information, mentioned, options.weakBelow);
+  const firstPage = paged === undefined ? [] : paged.ranked.slice(0, Math.max(paging.limit, 1));
+  const { byPhrasing, ...confidence } = confidenceOf(firstPage, phrasings, information, mentioned, ranking.weakBelow);
+  // Without a page, `nothing` is the answer (made above, as every local step comes before the confidence).
+  if (paged === undefined) return { ...(nothing as SearchResponse), confidence, ...extra };
+  const { ranked, results, totalTokens, nextOffset: next } = paged;
   const weak = confidence.weak && results.length > 0 ? `${weakNote(confidence, results[0] as DocResult)}. ` : '';
   const shownSections = results.reduce((sum, r) => sum + (r.sections?.length ?? 1), 0);
   const inBlocks =
@@ -37,7 +41,7 @@ export function respond(
   const message =
     results.length > 0
       ? `${weak}${shownSections} of ${ranked.length} results${inBlocks}${earlier} from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
-      : `No results at offset ${options.offset}: there are ${ranked.length}.`;
+      : `No results at offset ${paging.offset}: there are ${ranked.length}.`;
   return {
     status: 'ok',
     message,
@@ -48,17 +52,28 @@ export function respond(
     searched,
     query: { terms, match },
     confidence,
-    retrieval: retrieval.info(),
+    retrieval,
     ...extra,
-    ...(phrasings.length > 1 ? { phrasings: phrasingReports(page, phrasings, byPhrasing, options.offset) } : {}),
+    ...(phrasings.length > 1
+      ? {
+          phrasings: phrasings.map(
+            (p, i): PhrasingReport => ({
+              text: p.text,
+              terms: [...p.terms],
+              strength: byPhrasing[i] ?? 0,
+              results: found[i] ?? [],
+            }),
+          ),
+        }
+      : {}),
   };
 }
 
 /** The answer to a topic with no words to search for. */
 export function noWords(
-  question: AnalysedQuestion,
+  question: AnalyzedQuestion,
   libraries: readonly string[],
-  retrieval: Retrieval,
+  retrieval: RetrievalInfo,
 ): SearchResponse {
   return empty(
     'no-match',
@@ -66,55 +81,38 @@ export function noWords(
     libraries,
     question.terms,
     'none',
-    { retrieval: retrieval.info(), ...(question.warnings.length > 0 ? { warnings: question.warnings } : {}) },
+    { retrieval, ...(question.warnings.length > 0 ? { warnings: question.warnings } : {}) },
   );
 }
 
-/** The answer when no section of the libraries searched holds any of the words. */
-export function nothingMatched(
-  question: AnalysedQuestion,
-  gathered: Gathered,
-  retrieval: Retrieval,
-  options: ResolvedOptions,
+/** The answer when no section of the libraries searched holds any of the words, before its confidence and warnings. */
+function nothingMatched(
+  question: AnalyzedQuestion,
+  searched: readonly string[],
+  retrieval: RetrievalInfo,
 ): SearchResponse {
-  const { phrasings, terms } = question;
-  const searched = gathered.answering.map((t) => t.label);
-  const where = gathered.answering.length === 1 ? searched[0] : `the ${gathered.answering.length} libraries searched`;
+  const where = searched.length === 1 ? searched[0] : `the ${searched.length} libraries searched`;
   return empty(
     'no-match',
     `Nothing in ${where} matched "${shorten(question.topic)}". Try fewer or other words: an API name, a config key or an error message.`,
     searched,
-    terms,
+    question.terms,
     'none',
-    {
-      retrieval: retrieval.info(),
-      confidence: withoutPhrasings(
-        confidenceOf([], phrasings, gathered.information, gathered.mentioned, options.weakBelow),
-      ),
-      ...warningsOf(question, gathered),
-    },
+    { retrieval },
   );
 }
 
 /** What the caps cut, then the libraries left out, when there is any of either. */
-function warningsOf(question: AnalysedQuestion, gathered: Gathered): { warnings?: readonly string[] } {
+function warningsOf(question: AnalyzedQuestion, gathered: Gathered): { warnings?: readonly string[] } {
   const warnings = [...question.warnings, ...gathered.warnings];
   return warnings.length > 0 ? { warnings } : {};
 }
 
-/** What each phrasing found on the page returned, by 1-based position. */
-function phrasingReports(
-  page: readonly Group[],
-  phrasings: readonly Phrasing[],
-  strengths: readonly number[],
-  offset: number,
-): PhrasingReport[] {
-  return phrasings.map((p, i) => ({
-    text: p.text,
-    terms: [...p.terms],
-    strength: strengths[i] ?? 0,
-    results: page.flatMap((g, position) => (g.held[i] === undefined ? [] : [offset + position + 1])),
-  }));
+/** Per phrasing, the positions (1-based, counting from the first page) of the page's results it found. */
+function foundBy(page: readonly Group[], phrasings: readonly Phrasing[], offset: number): number[][] {
+  return phrasings.map((_, i) =>
+    page.flatMap((g, position) => (g.held[i] === undefined ? [] : [offset + position + 1])),
+  );
 }
 
 /** A topic as a message quotes it: a pasted page is not repeated back whole. */
@@ -149,10 +147,6 @@ const LEXICAL: RetrievalInfo = { mode: 'lexical' };
 /** Puts what the caller should know about how a library was chosen (a prerelease for a range) first in the message. */
 export function withNotes(response: SearchResponse, notes: readonly string[]): SearchResponse {
   return notes.length === 0 ? response : { ...response, message: `${notes.join('; ')}. ${response.message}` };
-}
-
-function withoutPhrasings({ byPhrasing: _, ...confidence }: Confidence & { byPhrasing: unknown }): Confidence {
-  return confidence;
 }
 
 /** The answer for a library that could not be used: its status, the message library-scope.ts wrote, and what there is. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ApiSection, Inherited, Place } from './declarations.js';
 import { OTHER_ENTRY_POINTS } from './entry-roles.js';
+import { nestHeadings } from './nested-headings.js';
 
 /** One API page: an export of one entry point with its members, or the entry point's other exports. */
 export interface ApiPage {
@@ -96,7 +97,7 @@ function sectionMarkdown(section: ApiSection, linkTo: (place: Place) => string |
   const parts = [`${level} ${section.name}`, `${reach}${aliases}`];
   const deprecated = section.tags.find((tag) => tag.name === 'deprecated');
   if (deprecated) parts.push(`Deprecated${deprecated.text ? `: ${links(deprecated.text)}` : '.'}`);
-  if (section.doc !== '') parts.push(links(section.doc));
+  if (section.doc !== '') parts.push(links(nestHeadings(section.doc, level.length)));
   for (const passage of section.mentions ?? []) parts.push(`In the docs: ${passage}`);
   const listed = section.tags.filter((tag) => LISTED.has(tag.name));
   if (listed.length > 0) parts.push(listed.map(listItem).join('\n'));

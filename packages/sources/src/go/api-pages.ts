@@ -1,6 +1,10 @@
 import type { ApiPage } from '../api/index.js';
 import { uniquePageFile } from '../staged-parts.js';
 import type { GoExample, GoFunc, GoPackage, GoType, GoValue } from './doc-helper.js';
+import { goApiKey } from './example-mentions.js';
+
+/** Passages of the module's README or docs lent to an API section, by `goApiKey` (`example-mentions.ts`). */
+type Mentions = ReadonlyMap<string, readonly string[]>;
 
 /**
  * A module's Go API as markdown pages, laid out as the npm API pages are (`api/markdown.ts`), so that they section
@@ -10,27 +14,33 @@ import type { GoExample, GoFunc, GoPackage, GoType, GoValue } from './doc-helper
  * page is titled by its import path (`# github.com/spf13/cobra API`); each exported identifier is a `##` section
  * (`## Command`) and each method or constructor a `###` (`### Command.AddCommand`), opening with the import line,
  * then the declaration as gofmt prints it in a `go` fence, the doc comment (a `Deprecated:` paragraph first) and
- * the examples of the test files, under what they show.
+ * the examples of the test files, under what they show, and what the module's README and docs say around the
+ * examples that call it (`In the docs: …`, from `mentions`).
  *
  * @example
  * goApiPages('github.com/spf13/cobra', packages).map((p) => p.file); // → ['api/index.md', 'api/Command.md', …]
  */
-export function goApiPages(modulePath: string, packages: readonly GoPackage[]): ApiPage[] {
+export function goApiPages(
+  modulePath: string,
+  packages: readonly GoPackage[],
+  mentions: Mentions = new Map(),
+): ApiPage[] {
   const pages: ApiPage[] = [];
   const taken = new Set<string>();
   for (const pkg of packages) {
     const folder =
       pkg.importPath === modulePath ? 'api' : `api/${pkg.importPath.slice(modulePath.length + 1) || pkg.name}`;
     const importLine = `import "${pkg.importPath}"`;
+    const lent = (name: string) => mentions.get(goApiKey(pkg.importPath, name)) ?? [];
     const title = `# ${pkg.importPath} API`;
     const index: string[] = [packageSection(pkg, importLine)];
     const own: GoType[] = [];
     for (const group of pkg.consts ?? []) index.push(valueSection(group, 'const', importLine, '##'));
     for (const group of pkg.vars ?? []) index.push(valueSection(group, 'var', importLine, '##'));
-    for (const fn of pkg.funcs ?? []) index.push(funcSection(fn, importLine, '##'));
+    for (const fn of pkg.funcs ?? []) index.push(funcSection(fn, importLine, '##', lent));
     for (const type of pkg.types ?? []) {
       if ((type.methods?.length ?? 0) + (type.funcs?.length ?? 0) > 0) own.push(type);
-      else index.push(typeSections(type, importLine).join('\n\n'));
+      else index.push(typeSections(type, importLine, lent).join('\n\n'));
     }
     pages.push({
       file: uniquePageFile(taken, folder, 'index'),
@@ -41,7 +51,7 @@ export function goApiPages(modulePath: string, packages: readonly GoPackage[]): 
       pages.push({
         file: uniquePageFile(taken, folder, type.name),
         importPath: pkg.importPath,
-        markdown: page(title, typeSections(type, importLine)),
+        markdown: page(title, typeSections(type, importLine, lent)),
       });
     }
   }
@@ -60,7 +70,7 @@ function packageSection(pkg: GoPackage, importLine: string): string {
 }
 
 /** A type's section, then its constants, variables, constructors and methods, each a `###` under it. */
-function typeSections(type: GoType, importLine: string): string[] {
+function typeSections(type: GoType, importLine: string, lent: (name: string) => readonly string[]): string[] {
   const head = [`## ${type.name}`, `\`${importLine}\` · type${wordsOf(type.name)}`, fence(type.decl)];
   if (type.doc) head.push(type.doc);
   if (type.fields?.length) {
@@ -72,17 +82,24 @@ function typeSections(type: GoType, importLine: string): string[] {
         .join('\n')}`;
     head.push(`Fields:\n\n${type.fields.map(item).join('\n')}`);
   }
-  head.push(...examples(type.examples));
+  head.push(...inTheDocs(lent(type.name)), ...examples(type.examples));
   return [
     head.join('\n\n'),
     ...(type.consts ?? []).map((group) => valueSection(group, 'const', importLine, '###', type.name)),
     ...(type.vars ?? []).map((group) => valueSection(group, 'var', importLine, '###', type.name)),
-    ...(type.funcs ?? []).map((fn) => funcSection(fn, importLine, '###', type.name)),
-    ...(type.methods ?? []).map((fn) => funcSection(fn, importLine, '###')),
+    ...(type.funcs ?? []).map((fn) => funcSection(fn, importLine, '###', lent, type.name)),
+    ...(type.methods ?? []).map((fn) => funcSection(fn, importLine, '###', lent, undefined, type.methods)),
   ];
 }
 
-function funcSection(fn: GoFunc, importLine: string, level: '##' | '###', constructs?: string): string {
+function funcSection(
+  fn: GoFunc,
+  importLine: string,
+  level: '##' | '###',
+  lent: (name: string) => readonly string[],
+  constructs?: string,
+  siblings?: readonly GoFunc[],
+): string {
   const name = fn.recv ? `${fn.recv}.${fn.name}` : fn.name;
   const reach = fn.recv
     ? `Method of \`${fn.recv}\`${wordsOf(fn.name)} · \`${importLine}\``
@@ -91,7 +108,9 @@ function funcSection(fn: GoFunc, importLine: string, level: '##' | '###', constr
       : `\`${importLine}\` · func${wordsOf(fn.name)}`;
   const parts = [`${level} ${name}`, reach, fence(fn.decl)];
   if (fn.doc) parts.push(fn.doc);
-  parts.push(...examples(fn.examples));
+  const delegate = shortcutFor(fn, siblings ?? []);
+  if (delegate) parts.push(`Like \`${delegate.name}\`: ${firstSentence(delegate.doc ?? '')}`);
+  parts.push(...inTheDocs(lent(name)), ...examples(fn.examples));
   return parts.join('\n\n');
 }
 
@@ -109,6 +128,35 @@ function valueSection(
   const parts = [`${level} ${shown}${more}`, reach, fence(group.decl)];
   if (group.doc) parts.push(group.doc);
   return parts.join('\n\n');
+}
+
+/**
+ * The method a terse doc says this one is a shortcut of: a doc of one short sentence that calls a sibling method
+ * (`ShouldBindJSON is a shortcut for c.ShouldBindWith(obj, binding.JSON).`). Such a doc says how, not what: the
+ * sibling's doc says what both do ("binds the passed struct pointer using the specified binding engine").
+ */
+function shortcutFor(fn: GoFunc, siblings: readonly GoFunc[]): GoFunc | undefined {
+  const doc = fn.doc?.trim() ?? '';
+  if (doc === '' || doc.length > MAX_TERSE_DOC || doc.includes('\n\n')) return undefined;
+  for (const match of doc.matchAll(/\.(\w+)\(/g)) {
+    const sibling = siblings.find((s) => s.name === match[1] && s.name !== fn.name && s.doc);
+    if (sibling) return sibling;
+  }
+  return undefined;
+}
+
+// A doc longer than this says something of its own.
+const MAX_TERSE_DOC = 160;
+
+function firstSentence(doc: string): string {
+  const text = doc.replace(/\s+/g, ' ').trim();
+  const end = text.search(/\.(?:\s|$)/);
+  return end > 0 && end < 300 ? text.slice(0, end + 1) : text.slice(0, 300);
+}
+
+/** What the docs say around examples that call it, as the npm pages write it (`api/markdown.ts`). */
+function inTheDocs(passages: readonly string[]): string[] {
+  return passages.map((p) => `In the docs: ${p}`);
 }
 
 function examples(list: readonly GoExample[] | undefined): string[] {

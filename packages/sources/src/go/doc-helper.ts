@@ -64,27 +64,75 @@ export interface GoApiLimits {
   readonly timeoutMs: number;
 }
 
+/** A code block of a module's README or docs, for the reader to list what it calls. */
+export interface GoExampleInput {
+  readonly code: string;
+  /** Labelled `go`: a block the Go parser reads only in part is still read for the part it could. */
+  readonly labelled: boolean;
+}
+
+/**
+ * A call (`c.ShouldBindJSON(…)`) or composite literal (`gin.H{…}`) of a code block, as its dotted path, with what
+ * the block says of the path's first name: the type it was declared with (`c *gin.Context` → `Context`) or the
+ * function whose result it holds (`r := gin.Default()` → `Default`), and the comments on the statements around
+ * it (indexes into {@link GoExampleCalls.comments}, nearest first).
+ */
+export interface GoExampleCall {
+  readonly path: readonly string[];
+  readonly type?: string;
+  readonly from?: string;
+  readonly within?: readonly number[];
+}
+
+/** What one code block calls, and its comments' texts. */
+export interface GoExampleCalls {
+  readonly comments: readonly string[];
+  readonly calls: readonly GoExampleCall[];
+}
+
 export type GoApiResult =
-  | { readonly ok: true; readonly packages: readonly GoPackage[]; readonly warnings: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly packages: readonly GoPackage[];
+      readonly warnings: readonly string[];
+      /** For each of the code blocks given, in their order, what it calls. */
+      readonly examples: readonly GoExampleCalls[];
+    }
   | { readonly ok: false; readonly error: string };
 
 /**
  * The exported API of every importable package of a module folder (`internal/`, `testdata/`, `vendor/`, commands
- * and nested modules left out), read by {@link DOC_HELPER_SOURCE}, which {@link goApiReader} builds once a process.
+ * and nested modules left out), read by {@link DOC_HELPER_SOURCE}, which {@link goApiReader} builds once a process,
+ * and what each of `examples` (code blocks of the module's docs) calls, read by go/parser in the same run.
  * It runs within `limits.timeoutMs`; the module's files are parsed, never built or run; the reader is ours and
  * imports only Go's standard library.
  */
-export async function readGoApi(moduleDir: string, modulePath: string, limits: GoApiLimits): Promise<GoApiResult> {
+export async function readGoApi(
+  moduleDir: string,
+  modulePath: string,
+  limits: GoApiLimits,
+  examples: readonly GoExampleInput[] = [],
+): Promise<GoApiResult> {
   const reader = await goApiReader();
   if (!reader.ok) return reader;
-  const run = await runProgram(
-    reader.binary,
-    [`-max-files=${limits.maxFiles}`, `-max-bytes=${limits.maxBytes}`, '--', moduleDir, modulePath],
-    { cwd: path.dirname(reader.binary), timeoutMs: limits.timeoutMs },
-  );
-  if (!run.ok) return { ok: false, error: `the Go API reader failed: ${run.error}` };
-  const parsed = JSON.parse(run.stdout) as { packages: GoPackage[]; warnings: string[] };
-  return { ok: true, packages: parsed.packages, warnings: parsed.warnings };
+  const input = examples.length > 0 ? await tempDir('goexamples') : undefined;
+  try {
+    const args = [`-max-files=${limits.maxFiles}`, `-max-bytes=${limits.maxBytes}`];
+    if (input) {
+      const file = path.join(input.dir, 'examples.json');
+      await writeFile(file, JSON.stringify(examples));
+      args.push(`-examples=${file}`);
+    }
+    const run = await runProgram(reader.binary, [...args, '--', moduleDir, modulePath], {
+      cwd: path.dirname(reader.binary),
+      timeoutMs: limits.timeoutMs,
+    });
+    if (!run.ok) return { ok: false, error: `the Go API reader failed: ${run.error}` };
+    const parsed = JSON.parse(run.stdout) as { packages: GoPackage[]; warnings: string[]; examples: GoExampleCalls[] };
+    return { ok: true, packages: parsed.packages, warnings: parsed.warnings, examples: parsed.examples };
+  } finally {
+    await input?.dispose();
+  }
 }
 
 let reader: Promise<{ ok: true; binary: string } | { ok: false; error: string }> | undefined;
@@ -199,8 +247,15 @@ type packageDoc struct {
 }
 
 type output struct {
-	Packages []packageDoc "json:\"packages\""
-	Warnings []string     "json:\"warnings\""
+	Packages []packageDoc    "json:\"packages\""
+	Warnings []string        "json:\"warnings\""
+	Examples []exampleCalls "json:\"examples\""
+}
+
+// exampleInput is a code block of the module's README or docs, given by the caller (-examples).
+type exampleInput struct {
+	Code     string "json:\"code\""
+	Labelled bool   "json:\"labelled\""
 }
 
 type budget struct {
@@ -223,13 +278,28 @@ func (b *budget) take(size int) bool {
 func main() {
 	maxFiles := flag.Int("max-files", 2000, "Go files read at most")
 	maxBytes := flag.Int("max-bytes", 32<<20, "bytes of Go files read at most")
+	examplesFile := flag.String("examples", "", "a JSON file of the docs' code blocks, whose calls are read")
 	flag.Parse()
 	if flag.NArg() != 2 {
 		fmt.Fprintln(os.Stderr, "usage: docs-go-api [-max-files N] [-max-bytes N] <module folder> <module path>")
 		os.Exit(2)
 	}
 	root, modulePath := flag.Arg(0), flag.Arg(1)
-	out := output{Packages: []packageDoc{}, Warnings: []string{}}
+	out := output{Packages: []packageDoc{}, Warnings: []string{}, Examples: []exampleCalls{}}
+	if *examplesFile != "" {
+		var inputs []exampleInput
+		data, err := os.ReadFile(*examplesFile)
+		if err == nil {
+			err = json.Unmarshal(data, &inputs)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		for _, in := range inputs {
+			out.Examples = append(out.Examples, readExample(in.Code, in.Labelled))
+		}
+	}
 	b := &budget{maxFiles: *maxFiles, maxBytes: *maxBytes}
 	ctx := build.Default
 	ctx.GOOS, ctx.GOARCH, ctx.CgoEnabled, ctx.GOPATH = "linux", "amd64", true, ""
@@ -535,5 +605,172 @@ func dedent(code string) string {
 		lines[i] = strings.TrimPrefix(line, "\t")
 	}
 	return strings.Join(lines, "\n")
+}
+
+type exampleCall struct {
+	Path   []string "json:\"path\""
+	Type   string   "json:\"type,omitempty\""
+	From   string   "json:\"from,omitempty\""
+	Within []int    "json:\"within,omitempty\""
+}
+
+type exampleCalls struct {
+	Comments []string      "json:\"comments\""
+	Calls    []exampleCall "json:\"calls\""
+}
+
+// parseExample parses a documentation code block, which is as often a fragment as a file: a whole file, then
+// declarations under a package clause, then statements inside a function. A block none of these parse is read
+// from the statements' partial tree only when the block says it is Go (labelled), as go/parser keeps what it could.
+func parseExample(code string, labelled bool) (*token.FileSet, *ast.File) {
+	var partial *ast.File
+	var partialSet *token.FileSet
+	for _, wrap := range [][2]string{{"", ""}, {"package p\n", ""}, {"package p\nfunc _() {\n", "\n}"}} {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "example.go", wrap[0]+code+wrap[1], parser.ParseComments|parser.SkipObjectResolution)
+		if err == nil {
+			return fset, f
+		}
+		if f != nil && wrap[0] != "" {
+			partial, partialSet = f, fset
+		}
+	}
+	if labelled && partial != nil {
+		return partialSet, partial
+	}
+	return nil, nil
+}
+
+// readExample lists what a code block calls ("c.ShouldBindJSON(&json)" → path c, ShouldBindJSON) or instantiates
+// ("gin.H{…}"), each with what the block says of its receiver (a parameter "c *gin.Context" → type Context;
+// "r := gin.Default()" → from Default) and the comments on the statements around it, nearest first: the block's
+// own words for what that call does.
+func readExample(code string, labelled bool) exampleCalls {
+	out := exampleCalls{Comments: []string{}, Calls: []exampleCall{}}
+	fset, f := parseExample(code, labelled)
+	if f == nil {
+		return out
+	}
+	comments := ast.NewCommentMap(fset, f, f.Comments)
+	types := map[string]string{}
+	from := map[string]string{}
+	commentIndex := map[ast.Node][]int{}
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if groups, ok := comments[n]; ok {
+			for _, g := range groups {
+				if text := strings.TrimSpace(g.Text()); text != "" {
+					commentIndex[n] = append(commentIndex[n], len(out.Comments))
+					out.Comments = append(out.Comments, text)
+				}
+			}
+		}
+		switch x := n.(type) {
+		case *ast.Field:
+			if name := typeName(x.Type); name != "" {
+				for _, id := range x.Names {
+					types[id.Name] = name
+				}
+			}
+		case *ast.ValueSpec:
+			if name := typeName(x.Type); name != "" {
+				for _, id := range x.Names {
+					types[id.Name] = name
+				}
+			} else if len(x.Names) > 0 && len(x.Values) > 0 {
+				bind(x.Names[0].Name, x.Values[0], types, from)
+			}
+		case *ast.AssignStmt:
+			if id, ok := x.Lhs[0].(*ast.Ident); ok && len(x.Rhs) > 0 {
+				bind(id.Name, x.Rhs[0], types, from)
+			}
+		case *ast.CallExpr:
+			if p := selectorPath(x.Fun); len(p) > 0 {
+				out.Calls = append(out.Calls, exampleCall{Path: p, Within: within(stack, commentIndex)})
+			}
+		case *ast.CompositeLit:
+			if p := selectorPath(x.Type); len(p) > 0 {
+				out.Calls = append(out.Calls, exampleCall{Path: p, Within: within(stack, commentIndex)})
+			}
+		}
+		return true
+	})
+	// Receivers are known once the whole block is read (a parameter is declared before, a variable maybe after in
+	// the text, as in a package-level var block).
+	for i, call := range out.Calls {
+		if len(call.Path) > 1 {
+			out.Calls[i].Type, out.Calls[i].From = types[call.Path[0]], from[call.Path[0]]
+		}
+	}
+	return out
+}
+
+// bind records what a variable was made from: a composite literal's type ("&gin.H{}" → H) or the function whose
+// result it holds ("gin.Default()" → Default).
+func bind(name string, value ast.Expr, types, from map[string]string) {
+	if u, ok := value.(*ast.UnaryExpr); ok {
+		value = u.X
+	}
+	switch v := value.(type) {
+	case *ast.CompositeLit:
+		if t := typeName(v.Type); t != "" {
+			types[name] = t
+		}
+	case *ast.CallExpr:
+		if p := selectorPath(v.Fun); len(p) > 0 {
+			from[name] = p[len(p)-1]
+		}
+	}
+}
+
+// within lists the comments on the nodes enclosing the innermost one, nearest first.
+func within(stack []ast.Node, index map[ast.Node][]int) []int {
+	var list []int
+	for i := len(stack) - 1; i >= 0; i-- {
+		list = append(list, index[stack[i]]...)
+	}
+	return list
+}
+
+// selectorPath is a called or instantiated name as its dotted path ("c.Request.Header.Get" → c, Request, Header,
+// Get), or nil for anything else (a call of a call's result, a function literal).
+func selectorPath(e ast.Expr) []string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return []string{x.Name}
+	case *ast.SelectorExpr:
+		if p := selectorPath(x.X); len(p) > 0 {
+			return append(p, x.Sel.Name)
+		}
+	case *ast.IndexExpr:
+		return selectorPath(x.X)
+	case *ast.IndexListExpr:
+		return selectorPath(x.X)
+	case *ast.ParenExpr:
+		return selectorPath(x.X)
+	}
+	return nil
+}
+
+// typeName is a declared type's own name ("*gin.Context" → Context), or "" for a type without one.
+func typeName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return typeName(x.X)
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.IndexExpr:
+		return typeName(x.X)
+	case *ast.IndexListExpr:
+		return typeName(x.X)
+	}
+	return ""
 }
 `;

@@ -1,7 +1,13 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type DocumentInput, PACKAGE_FORMAT_VERSION, PackageStore, writePackage } from '@docs/store';
+import {
+  type DocumentInput,
+  PACKAGE_FORMAT_VERSION,
+  PackageStore,
+  resolveErrorMessage,
+  writePackage,
+} from '@docs/store';
 import Database from 'better-sqlite3';
 import libnpmpublish from 'libnpmpublish';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +77,7 @@ async function publishHostile(
 
 async function publishDocs(spec: string, extra: { tag?: string; dryRun?: boolean } = {}) {
   const found = await source.resolve(spec);
-  if (!found.ok) throw new Error(found.error.message);
+  if (!found.ok) throw new Error(resolveErrorMessage(found.error));
   return publishDocPackage(source, found.value, {
     scope: '@acme',
     cwd: registry.project,
@@ -193,7 +199,7 @@ describe('installDocPackage', () => {
     expect(ranged.spec).toBe('@acme/docs-widget@1.4.0');
     expect((await store.list()).map((p) => `${p.name}@${p.version}`)).toEqual(['widget@1.4.0', 'widget@1.2.0']);
     const found = await store.resolve('widget@1.4.0');
-    if (!found.ok) throw new Error(found.error.message);
+    if (!found.ok) throw new Error(resolveErrorMessage(found.error));
     const hits = await store.reader(found.value).search({ terms: ['plugins'], mode: 'all' }, { limit: 5 });
     expect(hits[0]?.path).toBe('plugins.md');
     await store.close();

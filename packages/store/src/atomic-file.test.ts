@@ -2,7 +2,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeFile, writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from './index.js';
 
 let dir: string;
 
@@ -42,22 +42,25 @@ describe('writeFileAtomic', () => {
   });
 });
 
-describe('removeFile', () => {
-  it('removes the folders it leaves empty, up to the root and never the root itself', async () => {
-    const project = path.join(dir, 'project');
-    const rule = path.join(project, '.cursor', 'rules', 'docs.mdc');
-    await writeFileAtomic(rule, 'x');
-    await writeFileAtomic(path.join(project, 'keep.md'), 'x');
-    await removeFile(rule, project);
-    expect(await readdir(project)).toEqual(['keep.md']);
+describe('writeFileAtomic, interrupted', () => {
+  it('leaves the old file whole and no temporary file when the write fails', async () => {
+    const folder = path.join(dir, 'failing');
+    await mkdir(folder);
+    const file = path.join(folder, 'record.json');
+    await writeFile(file, '{"old": true}\n');
+    // A folder where the file is: the rename over it fails after the copy is written.
+    const blocked = path.join(folder, 'blocked.json');
+    await mkdir(blocked);
+    await expect(writeFileAtomic(blocked, '{}')).rejects.toThrow();
+    expect((await readdir(folder)).sort()).toEqual(['blocked.json', 'record.json']);
+    expect(await readFile(file, 'utf8')).toBe('{"old": true}\n');
   });
 
-  it('keeps a folder that holds something else', async () => {
-    const project = path.join(dir, 'project2');
-    const config = path.join(project, '.cursor', 'mcp.json');
-    await writeFileAtomic(config, '{}');
-    await writeFileAtomic(path.join(project, '.cursor', 'rules', 'mine.mdc'), 'x');
-    await removeFile(config, project);
-    expect(await readdir(path.join(project, '.cursor'))).toEqual(['rules']);
+  it('replaces a file another writer replaced meanwhile, whole', async () => {
+    const file = path.join(dir, 'both.json');
+    await Promise.all(Array.from({ length: 8 }, (_, i) => writeFileAtomic(file, `${'x'.repeat(10_000)}${i}`)));
+    const text = await readFile(file, 'utf8');
+    expect(text).toMatch(/^x{10000}\d$/);
+    expect(await readdir(dir)).not.toContainEqual(expect.stringMatching(/\.tmp$/));
   });
 });

@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, realpath, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-// A host reads its configuration while it runs (Claude Code rewrites ~/.claude.json on its own): a file is replaced
-// whole, by renaming a complete copy over it, so no reader ever sees half of one.
+// The one way docs replaces a small file another process may read meanwhile (an agent host's configuration, which
+// Claude Code rewrites on its own; the record of approved project configs; a project store's verified packages): a
+// complete copy is renamed over it, so no reader ever sees half of one, and an interrupted write leaves the old file.
 
 /**
  * Writes `text` to `file` through a temporary file beside it and a rename. A symlinked file (dotfiles kept in a
  * repository) is written where the link points, so the link stays; an existing file keeps its permissions (a
- * ~/.claude.json only its owner can read stays so).
+ * ~/.claude.json only its owner can read stays so). The folders above it are made.
+ *
+ * @example
+ * await writeFileAtomic(path.join(home, 'verified-packages.json'), `${JSON.stringify(record, null, 2)}\n`);
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const target = await realTarget(file);
@@ -31,29 +35,10 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   }
 }
 
-/**
- * Deletes `file` (where a symlink points, as it was written), then each folder above it left empty, up to `root`
- * (excluded): the folders a setup made (.cursor/rules, .vscode) go with its last file.
- */
-export async function removeFile(file: string, root: string): Promise<void> {
-  const target = await realTarget(file);
-  await rm(target, { force: true });
-  const stop = path.resolve(root);
-  for (let dir = path.dirname(path.resolve(file)); isInside(dir, stop); dir = path.dirname(dir)) {
-    if ((await readdir(dir).catch(() => ['?'])).length > 0) return;
-    await rmdir(dir).catch(() => undefined);
-  }
-}
-
 async function realTarget(file: string): Promise<string> {
   try {
     return await realpath(file);
   } catch {
     return path.resolve(file);
   }
-}
-
-function isInside(dir: string, root: string): boolean {
-  const relative = path.relative(root, dir);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }

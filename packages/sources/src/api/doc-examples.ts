@@ -1,0 +1,92 @@
+import { createRequire } from 'node:module';
+import type MarkdownItCallable from 'markdown-it';
+import type { MarkdownIt, Token } from 'markdown-it';
+
+/**
+ * The code examples of a package's README and docs pages, each with the words around it that say what it does: the
+ * heading it sits under, the first paragraph of that heading's section and the paragraph right before the block.
+ * Many docs give an example no paragraph of its own ("### Parameters in path", then the code): its heading is then
+ * all the prose it has. Language-neutral; what the code calls is read by each language's own parser.
+ */
+
+/** A code block of the docs and the prose that introduces it. */
+export interface DocExample {
+  readonly code: string;
+  /** The fence's language label as written (`go`, `ts`), or '' for an unlabelled block. */
+  readonly language: string;
+  /** The nearest heading above it, '' for none. */
+  readonly heading: string;
+  /** The first paragraph under that heading (when it comes before the block), then the paragraph right before it. */
+  readonly prose: readonly string[];
+}
+
+/** Bounds on what one package's docs give: code blocks, and characters of code in all. */
+export interface DocExampleLimits {
+  readonly maxExamples: number;
+  readonly maxCodeChars: number;
+}
+
+const load = createRequire(import.meta.url);
+let markdown: MarkdownIt | undefined;
+function parser(): MarkdownIt {
+  if (markdown) return markdown;
+  const MarkdownItClass = load('markdown-it') as typeof MarkdownItCallable;
+  markdown = new MarkdownItClass('default', { html: false, linkify: false, typographer: false });
+  return markdown;
+}
+
+/**
+ * The code blocks of `docs` (markdown texts) whose language `accepts`, in the docs' order, within `limits`.
+ *
+ * @example
+ * docExamples(['## Query strings\n\nRead one:\n\n```go\nc.Query("id")\n```\n'], (l) => l === 'go', limits);
+ * // → [{ code: 'c.Query("id")\n', language: 'go', heading: 'Query strings', prose: ['Read one:'] }]
+ */
+export function docExamples(
+  docs: readonly string[],
+  accepts: (language: string) => boolean,
+  limits: DocExampleLimits,
+): DocExample[] {
+  const examples: DocExample[] = [];
+  let chars = 0;
+  for (const doc of docs) {
+    const tokens = parser().parse(doc, {});
+    let heading = '';
+    let lead: string | undefined;
+    let previous: { prose: string; end: number } | undefined;
+    for (const [i, token] of tokens.entries()) {
+      const opener = tokens[i - 1]?.type;
+      if (token.type === 'inline' && opener === 'heading_open') {
+        heading = text(token);
+        lead = undefined;
+      } else if (token.type === 'inline' && opener === 'paragraph_open') {
+        const prose = text(token);
+        // Only a top-level paragraph leads its section; one inside a list or a quote is one item's.
+        if (lead === undefined && token.level === 1) lead = prose;
+        previous = { prose, end: i + 1 };
+      } else if (token.type === 'fence') {
+        const language = token.info.trim().split(/\s+/)[0] ?? '';
+        if (!accepts(language)) continue;
+        if (examples.length >= limits.maxExamples || chars + token.content.length > limits.maxCodeChars) {
+          return examples;
+        }
+        chars += token.content.length;
+        const before = previous !== undefined && previous.end === i - 1 ? previous.prose : undefined;
+        const prose = [lead, before].filter((p): p is string => p !== undefined);
+        examples.push({ code: token.content, language, heading, prose: [...new Set(prose)] });
+      }
+    }
+  }
+  return examples;
+}
+
+/** An inline run's text, its code spans in backticks. */
+function text(inline: Token): string {
+  const parts: string[] = [];
+  for (const child of inline.children ?? []) {
+    if (child.type === 'text') parts.push(child.content);
+    else if (child.type === 'softbreak' || child.type === 'hardbreak') parts.push(' ');
+    else if (child.type === 'code_inline') parts.push(`\`${child.content}\``);
+  }
+  return parts.join('');
+}
