@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { allModels, resolveHubCache, resolveModelsDir } from './locations.js';
-import { readModelFolder } from './model-folder.js';
+import { localEmbedderId, preferredGraph, readModelFolder } from './model-folder.js';
 import { INSTALL_RUNTIME } from './transformers-provider.js';
 import type { EmbedConfig } from './types.js';
 
@@ -82,7 +82,7 @@ export function describeModels(config: Pick<EmbedConfig, 'modelsDir' | 'env'> = 
       path: found.path,
       source: found.source === 'hub-cache' ? 'hub-cache' : 'models-dir',
       ...(folder.kind === 'embedder' && folder.dimensions
-        ? { dimensions: folder.dimensions, id: `transformers:${found.name}:${folder.dimensions}` }
+        ? { dimensions: folder.dimensions, id: localEmbedderId(found.name, folder, preferredGraph(folder)) }
         : {}),
       ready: problem === undefined,
       ...(problem ? { problem } : {}),
@@ -109,8 +109,12 @@ export function localEmbedderWithId(
   const modelsDir = resolveModelsDir({ modelsDir: config.modelsDir, env });
   for (const found of allModels(modelsDir, resolveHubCache(env))) {
     const folder = readModelFolder(found.path, found.name);
-    if (folder.kind === 'embedder' && folder.dimensions && `transformers:${found.name}:${folder.dimensions}` === id) {
-      return found.path;
+    if (folder.kind !== 'embedder' || !folder.dimensions) continue;
+    // The id of each graph it holds: the default graph's id names none, another's does (localEmbedderId).
+    for (const graph of folder.graphs) {
+      if (localEmbedderId(found.name, folder, graph) === id) {
+        return `transformers:${found.path}${graph === folder.dtype ? '' : `@${graph}`}:${folder.dimensions}`;
+      }
     }
   }
   return undefined;

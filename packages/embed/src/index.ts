@@ -7,4 +7,5 @@ export { resolveHubCache, resolveModelsDir } from './locations.js';
 export { openEmbedder, openReranker } from './open.js';
 export type { PulledModel, PullOptions } from './pull.js';
 export { pullModel } from './pull.js';
+export { specForGraphOf } from './spec.js';
 export type { CallOptions, EmbedConfig, Embedder, InputKind, Pooling, Reranker } from './types.js';

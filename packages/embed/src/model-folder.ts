@@ -3,7 +3,10 @@ import path from 'node:path';
 import { familyOf } from './model-families.js';
 import type { Pooling } from './types.js';
 
-/** transformers.js `dtype` values and the ONNX file each loads, best first (fp32 is what CPU runs exactly). */
+/**
+ * transformers.js `dtype` values and the ONNX file each loads, in the order that picks the graph an id without a graph
+ * names (`transformers:<name>:<dims>`): fp32 first, what ids meant before embedders took the int8 graph by default.
+ */
 const ONNX_FILES = [
   { dtype: 'fp32', file: 'model.onnx' },
   { dtype: 'q8', file: 'model_quantized.onnx' },
@@ -19,7 +22,10 @@ export interface ModelFolder {
   readonly kind: 'embedder' | 'reranker';
   /** Hidden size: the length of an embedder's vectors. */
   readonly dimensions: number | undefined;
+  /** The graph an id without a graph names: the first of `graphs` in ONNX_FILES order (fp32 when there is one). */
   readonly dtype: OnnxDtype | undefined;
+  /** Every ONNX graph the folder holds. */
+  readonly graphs: readonly OnnxDtype[];
   readonly pooling: Pooling;
   readonly queryPrefix: string;
   readonly documentPrefix: string;
@@ -60,7 +66,8 @@ export function readModelFolder(dir: string, name: string): ModelFolder {
   const config = readJson(path.join(dir, 'config.json'));
   const architectures = Array.isArray(config?.architectures) ? config.architectures.map(String) : [];
   const kind = architectures.some((a) => /ForSequenceClassification$/.test(a)) ? 'reranker' : 'embedder';
-  const onnx = ONNX_FILES.find((o) => existsSync(path.join(dir, 'onnx', o.file)));
+  const graphs = ONNX_FILES.filter((o) => existsSync(path.join(dir, 'onnx', o.file)));
+  const onnx = graphs[0];
   const missing = [
     config ? undefined : 'config.json',
     existsSync(path.join(dir, 'tokenizer.json')) ? undefined : 'tokenizer.json',
@@ -89,6 +96,7 @@ export function readModelFolder(dir: string, name: string): ModelFolder {
       positive(config?.d_model) ??
       positive(config?.dim),
     dtype: onnx?.dtype,
+    graphs: graphs.map((g) => g.dtype),
     pooling,
     queryPrefix: prompt('query', 'search_query') ?? family.query,
     documentPrefix: prompt('document', 'passage', 'search_document') ?? family.document,
@@ -99,4 +107,30 @@ export function readModelFolder(dir: string, name: string): ModelFolder {
         ? `${dir} lacks ${missing.join(', ')} (a transformers.js model folder has config.json, tokenizer.json and onnx/model.onnx)`
         : undefined,
   };
+}
+
+/** The ONNX graphs a spec may name after `@` (`all-minilm-l6-v2@q8`). */
+export const GRAPH_NAMES: readonly OnnxDtype[] = ONNX_FILES.map((o) => o.dtype);
+
+/**
+ * The graph an embedder runs when its spec names none: the int8 export (`model_quantized.onnx`) when the folder has
+ * one, else its only graph. all-MiniLM-L6-v2 embeds 1.1–1.9× faster with it and keeps the unbiased set's figures
+ * (docs/ranking.md, "Embedding throughput").
+ */
+export function preferredGraph(folder: Pick<ModelFolder, 'dtype' | 'graphs'>): OnnxDtype | undefined {
+  return folder.graphs.includes('q8') ? 'q8' : folder.dtype;
+}
+
+/**
+ * The id of an embedder over `name`'s folder running `graph`: `transformers:<name>:<dims>` for the folder's default
+ * graph (so every id made before graphs were named still means the vectors it meant), `transformers:<name>@<graph>:<dims>`
+ * for another, so vectors of two graphs are never searched with each other's query vectors.
+ */
+export function localEmbedderId(
+  name: string,
+  folder: Pick<ModelFolder, 'dtype' | 'dimensions'>,
+  graph: OnnxDtype | undefined,
+): string {
+  const named = graph !== undefined && graph !== folder.dtype ? `@${graph}` : '';
+  return `transformers:${name}${named}:${folder.dimensions}`;
 }

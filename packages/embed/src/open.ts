@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { EmbedError } from './errors.js';
 import { findModel, nameOfFolder, resolveHubCache, resolveModelsDir } from './locations.js';
-import { readModelFolder } from './model-folder.js';
+import { localEmbedderId, type OnnxDtype, preferredGraph, readModelFolder } from './model-folder.js';
 import { type ModelSpec, parseSpec } from './spec.js';
 import type { LocalModel } from './transformers-provider.js';
 import type { EmbedConfig, Embedder, Reranker } from './types.js';
@@ -51,6 +51,22 @@ function locate(
   return { dir, name, folder };
 }
 
+/**
+ * The ONNX graph an embedder runs: the one the spec names (`@q8`); for a stored id without one
+ * (`transformers:<name>:<dims>`), the folder's default graph, which is what such ids were made with; otherwise the
+ * preferred one (int8 when the folder has it).
+ */
+function graphOf(spec: ModelSpec & { provider: 'transformers' }, model: LocalModel): OnnxDtype | undefined {
+  const graph = spec.graph ?? (spec.dimensions === undefined ? preferredGraph(model.folder) : model.folder.dtype);
+  if (graph !== undefined && !model.folder.graphs.includes(graph)) {
+    throw new EmbedError(
+      'not-found',
+      `${model.dir} has no ${graph} graph (onnx/): it holds ${model.folder.graphs.join(', ') || 'none'}`,
+    );
+  }
+  return graph;
+}
+
 function checkDimensions(embedder: Embedder, expected: number | undefined, spec: string): Embedder {
   if (expected !== undefined && embedder.dimensions !== expected) {
     void embedder.close();
@@ -96,8 +112,11 @@ export async function openEmbedder(spec: string, config: EmbedConfig = {}): Prom
     );
   }
   const model = locate(parsed, config, 'embedder');
+  const graph = graphOf(parsed, model);
   const { openLocalEmbedder } = await import('./transformers-provider.js');
   const embedder = await openLocalEmbedder(model, {
+    graph,
+    id: localEmbedderId(model.name, model.folder, graph),
     batchSize: config.batchSize ?? LOCAL_BATCH,
     queryPrefix: config.queryPrefix ?? model.folder.queryPrefix,
     documentPrefix: config.documentPrefix ?? model.folder.documentPrefix,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openEmbedder, pullModel } from './index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const QUANTIZED = 'onnx/model_quantized.onnx';
 
 /** A stub of the hub's two routes: the file listing and file downloads, serving the fixture folders as acme/<name>. */
 function startHub(): Promise<{ server: Server; url: string; requests: string[] }> {
@@ -26,10 +27,13 @@ function startHub(): Promise<{ server: Server; url: string; requests: string[] }
       const siblings = readdirSync(folder, { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile())
         .map((e) => ({ rfilename: path.relative(folder, path.join(e.parentPath, e.name)).split(path.sep).join('/') }));
+      // Every repository also lists an int8 graph, served as a copy of its full-precision one.
+      siblings.push({ rfilename: QUANTIZED });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: url, siblings }));
       return;
     }
-    res.writeHead(200).end(readFileSync(path.join(folder, file?.[2] ?? '')));
+    const served = file?.[2] === QUANTIZED ? 'onnx/model.onnx' : (file?.[2] ?? '');
+    res.writeHead(200).end(readFileSync(path.join(folder, served)));
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
@@ -64,13 +68,30 @@ describe('pullModel', () => {
       path: path.join(modelsDir, 'acme', 'tiny-embedder'),
     });
     expect(fetched).toEqual(
-      expect.arrayContaining(['config.json', 'tokenizer.json', '1_Pooling/config.json', 'onnx/model.onnx']),
+      expect.arrayContaining(['config.json', 'tokenizer.json', '1_Pooling/config.json', 'onnx/model.onnx', QUANTIZED]),
     );
     expect(fetched).not.toContain('README.md');
     expect(readdirSync(path.join(modelsDir, 'acme'))).toEqual(['tiny-embedder']);
-    const embedder = await openEmbedder('tiny-embedder', { modelsDir, env: {} });
-    expect(embedder.id).toBe('transformers:tiny-embedder:32');
-    await embedder.close();
+    // The int8 graph by default, the full-precision one still there for the ids that name it.
+    for (const [spec, id] of [
+      ['tiny-embedder', 'transformers:tiny-embedder@q8:32'],
+      ['transformers:tiny-embedder:32', 'transformers:tiny-embedder:32'],
+    ]) {
+      const embedder = await openEmbedder(spec as string, { modelsDir, env: {} });
+      expect(embedder.id).toBe(id);
+      await embedder.close();
+    }
+  });
+
+  test('a re-ranker is fetched with its first graph only', async () => {
+    const fetched: string[] = [];
+    await pullModel('acme/tiny-reranker', {
+      modelsDir: path.join(dir, 'models-reranker'),
+      env: { HF_ENDPOINT: hub.url },
+      onFile: (file) => fetched.push(file),
+    });
+    expect(fetched).toContain('onnx/model.onnx');
+    expect(fetched).not.toContain(QUANTIZED);
   });
 
   test('a repository that is not on the hub is not-found, and leaves nothing behind', async () => {

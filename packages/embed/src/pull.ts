@@ -29,6 +29,9 @@ const ONNX_GRAPHS = [
   'onnx/model_fp16.onnx',
 ];
 
+/** The int8 graph (transformers.js dtype `q8`). */
+const QUANTIZED = 'onnx/model_quantized.onnx';
+
 /** What `pullModel` fetched. */
 export interface PulledModel {
   readonly repo: string;
@@ -80,7 +83,8 @@ async function request(
 /**
  * Fetches a model folder from the Hugging Face hub (`$HF_ENDPOINT`, default https://huggingface.co;
  * `$HF_TOKEN` for gated models) into `<models dir>/<org>/<name>`: its config, tokenizer and
- * sentence-transformers files and one ONNX graph (full precision if the repository has it). The
+ * sentence-transformers files and one ONNX graph (full precision if the repository has it), and for an embedder its
+ * int8 graph too (`onnx/model_quantized.onnx`, which it then runs by default). The
  * files go to a temporary folder renamed into place when complete, so an interrupted pull leaves
  * nothing half-written. The repository must carry an ONNX export (the `Xenova/*` and
  * `onnx-community/*` ones do).
@@ -116,7 +120,8 @@ export async function pullModel(repo: string, options: PullOptions = {}): Promis
     );
   }
   // A graph over 2 GB keeps its weights in a file beside it.
-  const files = [...SIDE_FILES, graph, `${graph}_data`].filter((f) => available.has(f));
+  const graphs = [graph, `${graph}_data`];
+  const files = [...SIDE_FILES.filter((f) => available.has(f))];
 
   const modelsDir = resolveModelsDir({ modelsDir: options.modelsDir, env });
   const [org, name] = repo.split('/') as [string, string];
@@ -125,7 +130,7 @@ export async function pullModel(repo: string, options: PullOptions = {}): Promis
   const partial = `${target}.partial-${process.pid}-${Date.now()}`;
   let bytes = 0;
   try {
-    for (const file of files) {
+    const fetch = async (file: string) => {
       const response = await request(`${hub}/${repo}/resolve/main/${file}`, token, timeoutMs, options.signal);
       const destination = path.join(partial, file);
       mkdirSync(path.dirname(destination), { recursive: true });
@@ -135,6 +140,14 @@ export async function pullModel(repo: string, options: PullOptions = {}): Promis
       const size = statSync(destination).size;
       bytes += size;
       options.onFile?.(file, size);
+    };
+    for (const file of files) await fetch(file);
+    // An embedder runs the int8 graph when the folder has one (model-folder.ts, preferredGraph): fetched beside the
+    // full-precision one, which the ids of vectors made before still name. A re-ranker runs its first graph only.
+    if (readModelFolder(partial, name).kind === 'embedder' && graph !== QUANTIZED) graphs.push(QUANTIZED);
+    for (const file of graphs.filter((f) => available.has(f))) {
+      await fetch(file);
+      files.push(file);
     }
     const folder = readModelFolder(partial, name);
     if (folder.problem)

@@ -1,5 +1,5 @@
 import { EmbedError } from './errors.js';
-import type { ModelFolder } from './model-folder.js';
+import type { ModelFolder, OnnxDtype } from './model-folder.js';
 import type { CallOptions, Embedder, InputKind, Reranker } from './types.js';
 
 /** The optional runtime's module. Its types stay internal: the public API never names them. */
@@ -50,6 +50,8 @@ async function importRuntime(specifier: string): Promise<Transformers> {
 
 interface LoadOptions {
   readonly threads?: number | undefined;
+  /** The ONNX graph to run (default: the folder's default graph). */
+  readonly graph?: OnnxDtype | undefined;
 }
 
 function sessionOptions(options: LoadOptions): Record<string, unknown> {
@@ -108,7 +110,7 @@ async function loadModel<Net>(
     const tokenizer = await t.AutoTokenizer.from_pretrained(dir, { local_files_only: true });
     const net = await loader.from_pretrained(dir, {
       local_files_only: true,
-      dtype: folder.dtype ?? 'fp32',
+      dtype: options.graph ?? folder.dtype ?? 'fp32',
       ...sessionOptions(options),
     });
     const maxLength = Math.min(tokenizer.model_max_length, folder.maxTokens ?? Number.POSITIVE_INFINITY);
@@ -155,7 +157,14 @@ export interface LocalModel {
 /** A sentence embedder over a local ONNX model: tokenise, run, pool (mean or CLS), L2-normalise. */
 export async function openLocalEmbedder(
   model: LocalModel,
-  options: LoadOptions & { batchSize: number; queryPrefix: string; documentPrefix: string; pooling: 'mean' | 'cls' },
+  options: LoadOptions & {
+    /** The id it records (`localEmbedderId`): names the graph when it is not the folder's default. */
+    id: string;
+    batchSize: number;
+    queryPrefix: string;
+    documentPrefix: string;
+    pooling: 'mean' | 'cls';
+  },
 ): Promise<Embedder> {
   const t = await loadRuntime();
   const { dir, folder } = model;
@@ -184,7 +193,7 @@ export async function openLocalEmbedder(
   }
 
   return {
-    id: `transformers:${model.name}:${dimensions}`,
+    id: options.id,
     dimensions,
     async embed(texts: readonly string[], kind: InputKind, call: CallOptions = {}): Promise<Float32Array[]> {
       const prefix = kind === 'query' ? options.queryPrefix : options.documentPrefix;

@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { convexFusion, minMaxNormalize, reciprocalRankFusion } from '@docs/rank';
-import type { ChunkHit } from '@docs/store';
+import { type ChunkHit, readVectorWork, type VectorWork, vectorWorkOf } from '@docs/store';
 import { isUnavailable, type QueryEmbedder, type Unavailable } from './models.js';
 import type { SearchContext } from './options.js';
 import type { RankingConfig } from './ranking.js';
@@ -24,6 +25,8 @@ export class Retrieval {
   readonly #vectors = new Map<string, Promise<Float32Array[] | Unavailable>>();
   readonly #notes: string[] = [];
   readonly #usedEmbedders = new Set<string>();
+  /** Each store folder's background vector worker status, read once per search. */
+  readonly #work = new Map<string, Promise<VectorWork | undefined>>();
 
   /** `texts`: the phrasings as the embedder reads them, the topic first. */
   constructor(texts: readonly string[], context: RetrievalContext) {
@@ -42,7 +45,9 @@ export class Retrieval {
     if (mode === 'lexical') return undefined;
     const stored = await target.reader().embedder();
     if (!stored) {
-      if (mode === 'hybrid')
+      const pending = await this.#vectorsPending(target);
+      if (pending) this.#note(`${target.label} answered lexically: ${pending}`);
+      else if (mode === 'hybrid')
         this.#note(
           `${target.label} answered lexically: it has no vectors (add them with docs embed ${target.pkg.name})`,
         );
@@ -86,6 +91,26 @@ export class Retrieval {
       ...(reranking.reranker ? { reranker: reranking.reranker } : {}),
       ...(notes.length > 0 ? { notes } : {}),
     };
+  }
+
+  /** What the store's background vector worker says of a package without vectors: being made, waiting, failed. */
+  async #vectorsPending(target: Target): Promise<string | undefined> {
+    const dir = path.dirname(target.pkg.file);
+    let work = this.#work.get(dir);
+    if (!work) {
+      work = readVectorWork(dir);
+      this.#work.set(dir, work);
+    }
+    const state = vectorWorkOf(await work, target.pkg.file);
+    if (state?.state === 'embedding') {
+      const share = state.total > 0 ? Math.floor((100 * state.done) / state.total) : 0;
+      return `vectors being made: ${share}% (${state.embedder})`;
+    }
+    if (state?.state === 'waiting') return `vectors waiting to be made (${state.embedder})`;
+    if (state?.state === 'failed') {
+      return `its vectors could not be made with ${state.embedder}: ${state.error} (run docs embed ${target.pkg.name})`;
+    }
+    return undefined;
   }
 
   #note(note: string): void {

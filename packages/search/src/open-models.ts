@@ -71,6 +71,11 @@ export function openModels(specs: ModelSpecs): OpenModels {
         return { unavailable: `its vectors were made by ${vectorsBy}, and ${opened.unavailable}` };
       }
       if (opened.id !== vectorsBy) {
+        // The same model with another ONNX graph (vectors made before embedders took the int8 graph): the user's
+        // folder, run with the graph the vectors were made with.
+        const other = (await import('@docs/embed')).specForGraphOf(spec, opened.id, vectorsBy);
+        const reopened = other === undefined ? undefined : await openEmbedder(other);
+        if (reopened && !('unavailable' in reopened) && reopened.id === vectorsBy) return reopened;
         return { unavailable: `its vectors were made by ${vectorsBy}, and the embedder here is ${opened.id}` };
       }
       return opened;

@@ -43,4 +43,12 @@ export { loadTokenCounter } from './tokens.js';
 export type { SectionText, SectionVector } from './vector-job.js';
 export { VectorJob } from './vector-job.js';
 export type { PackageEmbedder, VectorHit } from './vector-search.js';
+export type { VectorWork } from './vector-worker-status.js';
+export {
+  clearVectorWork,
+  readVectorWork,
+  tryVectorWorkerLock,
+  vectorWorkOf,
+  writeVectorWork,
+} from './vector-worker-status.js';
 export { VerifiedPackages } from './verified-packages.js';

@@ -35,6 +35,7 @@ export function defineAdd(cli: Command): void {
       '--embed <spec>',
       'also store a vector per section, made by this embedder: a model folder, a model name or openai:<model> (see docs embed)',
     )
+    .option('--no-embed', 'make no vectors in the background, though an embedder is configured')
     .action(async (source: string, options: AddOptions, command: Command) => {
       const { add } = await import('./add.js');
       await add(source, options, globals(command));

@@ -3,6 +3,7 @@ import type { Embedder } from '@docs/embed';
 import { type BuildProgress, type BuildSummary, buildPackage, type EmbedSummary } from '@docs/ingest';
 import { detectSource, installPackageFile, openSource, type ResolvedSource, type SourceProgress } from '@docs/sources';
 import { assertValidName, assertValidVersion, formatPackageId, type PackageStore } from '@docs/store';
+import { type BackgroundVectors, describeBackgroundVectors, startBackgroundVectors } from '../background-vectors.js';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import { interruptible } from '../interruptible.js';
@@ -21,7 +22,8 @@ export interface AddOptions {
   readonly save?: string;
   readonly maxPages?: number;
   readonly timeout?: number;
-  readonly embed?: string;
+  /** An embedder to make vectors with before the command ends; false with --no-embed (no background vectors either). */
+  readonly embed?: string | false;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function add(input: string, options: AddOptions, globals: GlobalOpt
   }
   // Opened before the build, so a model that is not there fails in a second, not after the build.
   const embedder =
-    options.embed === undefined ? undefined : await (await import('@docs/embed')).openEmbedder(options.embed);
+    typeof options.embed === 'string' ? await (await import('@docs/embed')).openEmbedder(options.embed) : undefined;
   try {
     await addSource(store, input, spec, options, globals, embedder);
   } finally {
@@ -111,19 +113,22 @@ async function addSource(
     : undefined;
   const installed = embedded?.installed ?? built.installed;
   const saved = options.save === undefined ? undefined : await savePackage(installed, options.save);
+  // Made here with --embed; otherwise by the store's worker when an embedder is configured.
+  const vectors = embedded ? undefined : await startBackgroundVectors(store, globals, options.embed === false);
   report(
     built.source,
     built.summary,
     { library: formatPackageId(installed), file: installed.file, replaced: built.replaced, saved },
     globals,
     embedded,
+    vectors,
   );
 }
 
 async function addPackageFile(store: PackageStore, file: string, options: AddOptions, globals: GlobalOptions) {
   const misplaced = (
     ['name', 'version', 'description', 'ref', 'path', 'save', 'maxPages', 'timeout', 'embed'] as const
-  ).filter((key) => options[key] !== undefined);
+  ).filter((key) => options[key] !== undefined && !(key === 'embed' && options.embed === false));
   if (misplaced.length > 0) {
     throw new UsageError(
       `a package file is installed as it was built; ${misplaced.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} do not apply`,
@@ -139,14 +144,17 @@ async function addPackageFile(store: PackageStore, file: string, options: AddOpt
     builtAt: info.builtAt,
     bytes: installed.bytes,
   };
+  // A package file that carries vectors is used as it is; one without gets them in the background.
+  const vectors = await startBackgroundVectors(store, globals, options.embed === false);
   if (globals.json) {
-    printJson(result);
+    printJson({ ...result, ...(vectors ? { vectors } : {}) });
     return;
   }
   // built_at is the package file's own text.
   printLine(
     `${replaced ? 'Replaced' : 'Added'} ${result.library} from ${file}: ${(installed.bytes / 1e6).toFixed(1)} MB package built ${info.builtAt}`,
   );
+  if (vectors) printLine(describeBackgroundVectors(vectors));
 }
 
 function report(
@@ -155,6 +163,7 @@ function report(
   installed: { library: string; file: string; replaced: boolean; saved: string | undefined },
   globals: GlobalOptions,
   embedded: EmbedSummary | undefined,
+  vectors: BackgroundVectors | undefined,
 ): void {
   const skipped = [...source.skipped, ...summary.skipped];
   if (globals.json) {
@@ -169,6 +178,7 @@ function report(
       ...(source.commit ? { commit: source.commit } : {}),
       ...totals,
       ...(embedded ? { embedder: embedded.embedder, embedMs: Math.round(embedded.elapsedMs) } : {}),
+      ...(vectors ? { vectors } : {}),
       warnings: source.warnings,
       skipped,
     });
@@ -185,6 +195,7 @@ function report(
       `  ${embedded.total} sections embedded with ${embedded.embedder} in ${(embedded.elapsedMs / 1000).toFixed(1)} s\n`,
     );
   }
+  if (vectors) printLine(describeBackgroundVectors(vectors));
   if (installed.saved) process.stdout.write(`  saved to ${installed.saved}\n`);
   if (summary.duplicates > 0) process.stdout.write(`  ${summary.duplicates} duplicate sections dropped\n`);
   // Paths and warnings come from the source (a repository, a website): shown, never obeyed by the terminal.

@@ -16,6 +16,8 @@ export function defineEmbed(cli: Command): void {
         positiveNumber,
       ),
     )
+    // The background worker docs add and docs sync start (vector-worker.ts); not for people.
+    .addOption(new Option('--worker').hideHelp())
     .action(async (libraries: string[], options: EmbedOptions, command: Command) => {
       const { embed } = await import('./embed.js');
       await embed(libraries, options, globals(command));

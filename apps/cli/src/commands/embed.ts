@@ -12,6 +12,8 @@ export interface EmbedOptions {
   readonly all?: boolean;
   readonly embed?: string;
   readonly batchSize?: number;
+  /** The store's background worker (vector-worker.ts), as `docs add` and `docs sync` start it. */
+  readonly worker?: boolean;
 }
 
 /**
@@ -26,6 +28,13 @@ export async function embed(
   options: EmbedOptions,
   globals: GlobalOptions,
 ): Promise<void> {
+  if (options.worker) {
+    if (options.embed === undefined || libraries.length > 0 || options.all) {
+      throw new UsageError('--worker takes --embed <spec> and no libraries: it embeds every package without vectors');
+    }
+    const { vectorWorker } = await import('./vector-worker.js');
+    return vectorWorker(options.embed, globals);
+  }
   if (options.all && libraries.length > 0) throw new UsageError('name libraries or give --all, not both');
   if (!options.all && libraries.length === 0) throw new UsageError('say which libraries to embed, or --all');
   const spec = modelSpecs({ ...(options.embed === undefined ? {} : { embed: options.embed }) }).embed;

@@ -42,6 +42,7 @@ export function defineSync(cli: Command): void {
     )
     .option('--registry <url>', "with --scope: registry URL (default: the scope's registry in .npmrc)")
     .option('--watch', 'then keep watching the project, building what each install changes, until Ctrl-C')
+    .option('--no-embed', 'make no vectors in the background, though an embedder is configured')
     .action(async (dir: string, options: SyncOptions, command: Command) => {
       const { sync } = await import('./sync.js');
       if (!options.watch) return sync(dir, options, globals(command));

@@ -11,6 +11,7 @@ import {
   stageFromRepositories,
 } from '@docs/sources';
 import { formatPackageId, type InstalledPackage, isStoreError, type PackageStore, parsePackageSpec } from '@docs/store';
+import { describeBackgroundVectors, startBackgroundVectors } from '../background-vectors.js';
 import { openStore, printJson, readerOrFormatError } from '../context.js';
 import { interruptible } from '../interruptible.js';
 import type { GlobalOptions } from '../options.js';
@@ -47,6 +48,8 @@ export interface SyncOptions {
   /** Install each dependency's doc package from this npm scope when one is published for its version. */
   readonly scope?: string;
   readonly registry?: string;
+  /** false with --no-embed: no vectors made in the background though an embedder is configured. */
+  readonly embed?: boolean;
   /** After the sync, follow the project: build what each install changes, until Ctrl-C (sync-watch.ts). */
   readonly watch?: boolean;
 }
@@ -292,6 +295,8 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
     }
   }).finally(() => progress?.clear());
 
+  // Asked even when nothing was built: an earlier sync's packages may still lack the vectors a new embedder makes.
+  const vectors = await startBackgroundVectors(store, globals, options.embed === false);
   if (globals.json) {
     printJson({
       project,
@@ -300,6 +305,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
       built,
       skipped,
       failed,
+      ...(vectors ? { vectors } : {}),
     });
     return;
   }
@@ -313,6 +319,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
     `Synced ${project}: ${options.scope ? `${fromRegistry.length} installed from ${options.scope}, ` : ''}` +
       `${built.length} built${origin}, ${skipped.length} skipped, ${failed.length} failed${hint}\n`,
   );
+  if (vectors) process.stdout.write(`${describeBackgroundVectors(vectors)}\n`);
 }
 
 /** The dependencies `only` names (see SyncOptions.only), or every one without it. */

@@ -13,7 +13,7 @@ import { settingKeys, settings } from './settings.js';
 export async function applyConfig(action: Command): Promise<void> {
   const config = await loadConfig({ ...terminalQuestion(), warn: (line) => process.stderr.write(`docs: ${line}\n`) });
   for (const key of settingKeys) {
-    const spec: { flag?: string; commands?: readonly string[] } = settings[key];
+    const spec: { flag?: string; commands?: readonly string[]; env: string } = settings[key];
     const flag = spec.flag;
     if (flag === undefined || (spec.commands && !spec.commands.includes(action.name()))) continue;
     if (!action.options.some((option) => option.attributeName() === flag)) continue;

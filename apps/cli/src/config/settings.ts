@@ -75,9 +75,17 @@ export const settings = {
     env: 'DOCS_EMBED',
     reach: 'outside',
     flag: 'embed',
-    // Not add: building a package stays lexical unless --embed says otherwise (embedding takes minutes).
+    // Not add or sync: --embed there embeds before the command ends; the configured embedder makes vectors in the
+    // background instead (background-vectors.ts), read there with config.get.
     commands: ['get', 'search', 'embed', 'serve'],
     describe: 'embedder: a model id, a local model folder or an endpoint',
+  },
+  backgroundVectors: {
+    schema: yesNo,
+    env: 'DOCS_BACKGROUND_VECTORS',
+    reach: 'local',
+    describe:
+      'add and sync: make vectors in the background with the embedder (default true; false: docs embed by hand)',
   },
   reranker: {
     schema: text,
