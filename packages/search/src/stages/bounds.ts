@@ -1,4 +1,3 @@
-import { diversify } from '@docs/rank';
 import { heldShare } from '../idf.js';
 import type { RankingConfig } from '../ranking.js';
 import type { Phrasing } from './analyze.js';
@@ -6,6 +5,7 @@ import { type CatalogKnowledge, catalogued, type KnownTerms, unopened } from './
 import { type Candidate, type LibraryCandidates, matchesAll } from './fuse.js';
 import type { PhrasingHits } from './hits.js';
 import { crossLibraryScale } from './scale.js';
+import type { Target } from './target.js';
 
 /** A phrasing as the bounds see it: how many terms, and how much its matches count. */
 interface Asked {
@@ -115,8 +115,7 @@ function under(reach: number, threshold: number): boolean {
 function searchedEvidence(
   libraries: readonly LibraryCandidates[],
   ranking: RankingConfig,
-  depth: number | undefined,
-): SearchedEvidence & { readonly page: number } {
+): SearchedEvidence & { readonly scaled: readonly Candidate[] } {
   // The drop keeps what reaches `drop` of the best score or of the best score of words alone (aboveDrop): a
   // library whose best scaled chunk is under both is under the lower of the two.
   const scaled = crossLibraryScale(libraries, ranking).flat();
@@ -125,7 +124,7 @@ function searchedEvidence(
     scaled.reduce((most, c) => Math.max(most, c.plain), 0),
   );
   return {
-    page: depth === undefined ? 0 : pageEstimate(scaled, depth, ranking),
+    scaled,
     bestCoverage: Math.max(0, ...libraries.map((l) => l.coverage)),
     bestInformation: Math.max(0, ...libraries.map((l) => l.information)),
     someHoldRarest: libraries.some((l) => l.holdsRarest),
@@ -136,16 +135,27 @@ function searchedEvidence(
 
 /**
  * A guess at the page stage's bar (Paged.bar) from what was found so far: the `depth`-th best score once spread
- * over pages (diversify, as the page stage spreads them). The page stage may look deeper (near-duplicates move
- * down), so the bar it reports can be lower; search() then opens what this guess left out. 0 when fewer are found.
+ * over pages (each further section of a page × samePageDecay per section above it, as diversify spreads them). The
+ * page stage may look deeper (near-duplicates move down), so the bar it reports can be lower; search() then opens
+ * what this guess left out. Walks the candidates best first only while one could still be among the first
+ * `depth`: a section scoring less than the `depth`-th spread score cannot be. 0 when fewer are found.
  */
 function pageEstimate(scaled: readonly Candidate[], depth: number, ranking: RankingConfig): number {
   if (scaled.length < depth || depth === 0) return 0;
-  const spread = diversify(scaled, {
-    key: (c) => `${c.target.label}\0${c.hit.documentId}`,
-    decay: ranking.samePageDecay,
-  });
-  return spread[depth - 1]?.score ?? 0;
+  const byScore = [...scaled].sort((a, b) => b.score - a.score);
+  const seen = new Map<Target, Map<number, number>>();
+  const best: number[] = [];
+  for (const c of byScore) {
+    if (best.length >= depth && c.score < (best[depth - 1] ?? 0)) break;
+    const pages = seen.get(c.target) ?? new Map<number, number>();
+    seen.set(c.target, pages);
+    const before = pages.get(c.hit.documentId) ?? 0;
+    pages.set(c.hit.documentId, before + 1);
+    best.push(c.score * ranking.samePageDecay ** before);
+    best.sort((a, b) => b - a);
+    if (best.length > depth) best.length = depth;
+  }
+  return best.length >= depth ? (best[depth - 1] ?? 0) : 0;
 }
 
 /**
@@ -243,16 +253,24 @@ export class OpeningPlan {
   ): number[] {
     this.#beyondPage = 0;
     if (this.#deferred.size === 0) return [];
-    const evidence = searchedEvidence(libraries, this.#ranking, bar === undefined ? this.#depth : undefined);
-    const page = this.#depth === undefined ? 0 : (bar ?? evidence.page);
+    const evidence = searchedEvidence(libraries, this.#ranking);
     const chances: number[] = [];
+    /** Those that might pass the drop: opened, unless the page's bar is above them. */
+    const pending: { index: number; reach: number | undefined }[] = [];
     for (const [index, known] of this.#deferred) {
       const reach = bestReach(
         ceilingOf(known, this.#phrasings, information, rarest, this.#ranking),
         evidence,
         this.#ranking,
       );
-      if (reach !== undefined && under(reach, this.#ranking.drop * evidence.top)) continue;
+      if (reach === undefined || !under(reach, this.#ranking.drop * evidence.top)) pending.push({ index, reach });
+    }
+    // The bar is worked out only when it could leave one of them unopened.
+    const page =
+      this.#depth === undefined || !pending.some((p) => p.reach !== undefined)
+        ? 0
+        : (bar ?? pageEstimate(evidence.scaled, this.#depth, this.#ranking));
+    for (const { index, reach } of pending) {
       if (reach !== undefined && under(reach, page)) this.#beyondPage += 1;
       else chances.push(index);
     }
