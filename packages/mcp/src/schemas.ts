@@ -111,6 +111,12 @@ const searchResponseOutput = z.object({
     .number()
     .int()
     .describe('Sections found before paging (offset counts sections too; a joined result counts each)'),
+  totalIsLowerBound: z
+    .literal(true)
+    .optional()
+    .describe(
+      'total is a lower bound ("at least"): over many libraries those that could not reach this page were not scored; the page and nextOffset are exact',
+    ),
   totalTokens: z.number().int().describe('Tokens of all returned content'),
   searched: z.array(z.string()).describe('Libraries searched, as name@version'),
   query: z.object({

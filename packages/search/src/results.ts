@@ -59,7 +59,16 @@ export interface SearchResponse {
    * that joins several counts each.
    */
   readonly total: number;
-  /** Where the next page starts (the first section of this page not shown), when there is more. */
+  /**
+   * True when `total` is a lower bound ("at least N results"): over many libraries, those that could not reach
+   * this page were not scored, so sections of theirs above the drop are not counted. The page itself, and
+   * `nextOffset`, are what scoring every library gives. Absent when `total` is exact.
+   */
+  readonly totalIsLowerBound?: true;
+  /**
+   * Where the next page starts (the first section of this page not shown), when there is more (with
+   * `totalIsLowerBound`, when there may be more: the next page may then be empty).
+   */
   readonly nextOffset?: number;
   /** Tokens of all returned content. */
   readonly totalTokens: number;

@@ -109,6 +109,8 @@ async function searchListed(
     {
       skipUnreadable: true,
       catalog: (terms) => catalogKnowledge(store, packages, terms, resolved.context.mode),
+      // A library that cannot reach the page is left unopened; the total then says "at least".
+      depth: resolved.paging.offset + resolved.paging.limit,
     },
   );
   return withNotes(response, notes);
@@ -149,7 +151,7 @@ async function search(
     );
   }
   const perLibrary = Math.max(options.ranking.candidates, options.paging.offset + options.paging.limit);
-  const gathered = await gather(
+  let gathered = await gather(
     targets,
     question.phrasings,
     options.ranking,
@@ -157,8 +159,17 @@ async function search(
     { retrieval, reranking },
     policy,
   );
-  const merged = await merge(gathered.libraries, options.ranking, reranking);
-  const paged = merged.length === 0 ? undefined : await pageOf(merged, options.ranking, options.paging, context.sent);
-  for (const section of paged?.sent ?? []) context.sent?.add(section.key, section.tokens);
-  return respond(question, gathered, paged, retrieval.info(reranking.info()), options.ranking, options.paging);
+  for (;;) {
+    const merged = await merge(gathered.libraries, options.ranking, reranking);
+    const paged = merged.length === 0 ? undefined : await pageOf(merged, options.ranking, options.paging, context.sent);
+    // Over many libraries, those whose best section could not reach the page may be left unopened (policy.depth):
+    // the page stage says how low the page reached, and any left out that could score that much are opened.
+    const more = await gathered.more(paged?.bar ?? 0);
+    if (more) {
+      gathered = more;
+      continue;
+    }
+    for (const section of paged?.sent ?? []) context.sent?.add(section.key, section.tokens);
+    return respond(question, gathered, paged, retrieval.info(reranking.info()), options.ranking, options.paging);
+  }
 }

@@ -17,6 +17,11 @@ export interface LibraryPolicy {
   readonly skipUnreadable: boolean;
   /** What the store's catalog knows of the libraries' terms (searching every library). */
   readonly catalog?: (terms: readonly (readonly Term[])[]) => Promise<CatalogKnowledge>;
+  /**
+   * How many of the merged list's first sections the answer needs (offset + limit), when a library that cannot
+   * reach them may stay unopened and the total be a lower bound (searching every library). Unset: the total is exact.
+   */
+  readonly depth?: number;
 }
 
 /** The libraries that answer, each with its candidates, and what the question's words are worth over them. */
@@ -32,6 +37,13 @@ export interface Gathered {
   readonly match: 'all' | 'some';
   /** A library left out because it could not be read, by name and reason. */
   readonly warnings: readonly string[];
+  /** A library left unopened might hold sections above the drop, though none that reach the page (see `more`). */
+  readonly lowerBound: boolean;
+  /**
+   * Opens the libraries left unopened whose best section could score `bar` or more (the page stage's Paged.bar),
+   * and gathers again; undefined when there is none.
+   */
+  readonly more: (bar: number) => Promise<Gathered | undefined>;
 }
 
 /**
@@ -60,6 +72,7 @@ export async function gather(
     phrasings,
     ranking,
     () => models.reranking.mayRerank(ranking.rerankCandidates),
+    policy.depth,
   );
   /** Per target: what it found; undefined while not opened, or when it could not be read. */
   const opened: (PhrasingHits[] | undefined)[] = targets.map(() => undefined);
@@ -82,38 +95,58 @@ export async function gather(
       }
     }
   };
+  const gathered = async (bar?: number): Promise<Gathered> => {
+    for (;;) {
+      const answering: Target[] = [];
+      const hits: PhrasingHits[][] = [];
+      for (const [index, target] of targets.entries()) {
+        const lists = plan.standIn(index) ?? opened[index];
+        if (!lists) continue;
+        hits.push(lists);
+        answering.push(target);
+      }
+      // A term's information is counted over everything searched, so the shares compare across libraries.
+      const information = phrasings.map((p, i) =>
+        idfWeights(
+          hits.map((lists) => (lists[i] as PhrasingHits).counts),
+          p.terms.length,
+        ),
+      );
+      const mentioned = (p: number, term: number) =>
+        hits.some((lists) => (lists[p]?.counts.frequencies[term] ?? 0) > 0);
+      // Each phrasing's rarest word that some library holds: the word that tells libraries apart.
+      const rarest = information.map((w, p) =>
+        w.reduce((best, x, t) => (mentioned(p, t) && (best < 0 || x > (w[best] ?? 0)) ? t : best), -1),
+      );
+      const libraries = answering.map((target, t) =>
+        fusePhrasings(target, hits[t] as PhrasingHits[], phrasings, information, rarest, ranking),
+      );
+      const more = plan.next(libraries, information, rarest, bar);
+      if (more.length > 0) {
+        await open(more);
+        continue;
+      }
+      // Nothing left to answer: the reason is the answer, not an empty list.
+      if (answering.length === 0 && unreadable) throw unreadable;
+      const lowerBound = plan.lowerBound;
+      return {
+        answering,
+        libraries,
+        information,
+        mentioned,
+        match: matchesAll(libraries) ? 'all' : 'some',
+        warnings,
+        lowerBound,
+        more: async (pageBar: number) => {
+          if (!lowerBound) return undefined;
+          const next = plan.next(libraries, information, rarest, pageBar);
+          if (next.length === 0) return undefined;
+          await open(next);
+          return gathered(pageBar);
+        },
+      };
+    }
+  };
   await open(plan.first);
-  for (;;) {
-    const answering: Target[] = [];
-    const hits: PhrasingHits[][] = [];
-    for (const [index, target] of targets.entries()) {
-      const lists = plan.standIn(index) ?? opened[index];
-      if (!lists) continue;
-      hits.push(lists);
-      answering.push(target);
-    }
-    // A term's information is counted over everything searched, so the shares compare across libraries.
-    const information = phrasings.map((p, i) =>
-      idfWeights(
-        hits.map((lists) => (lists[i] as PhrasingHits).counts),
-        p.terms.length,
-      ),
-    );
-    const mentioned = (p: number, term: number) => hits.some((lists) => (lists[p]?.counts.frequencies[term] ?? 0) > 0);
-    // Each phrasing's rarest word that some library holds: the word that tells libraries apart.
-    const rarest = information.map((w, p) =>
-      w.reduce((best, x, t) => (mentioned(p, t) && (best < 0 || x > (w[best] ?? 0)) ? t : best), -1),
-    );
-    const libraries = answering.map((target, t) =>
-      fusePhrasings(target, hits[t] as PhrasingHits[], phrasings, information, rarest, ranking),
-    );
-    const more = plan.next(libraries, information, rarest);
-    if (more.length > 0) {
-      await open(more);
-      continue;
-    }
-    // Nothing left to answer: the reason is the answer, not an empty list.
-    if (answering.length === 0 && unreadable) throw unreadable;
-    return { answering, libraries, information, mentioned, match: matchesAll(libraries) ? 'all' : 'some', warnings };
-  }
+  return gathered();
 }

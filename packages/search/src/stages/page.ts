@@ -30,6 +30,13 @@ export interface Paged {
   readonly results: readonly DocResult[];
   readonly totalTokens: number;
   readonly nextOffset: number | undefined;
+  /** How many sections of the ranked list the page shows (its joined results count each). */
+  readonly shown: number;
+  /**
+   * The lowest score (spread over pages, as ranked) of the sections the page was drawn from: a section scoring
+   * less could not have reached this page, whatever its library. 0 when the list ran out before the page was full.
+   */
+  readonly bar: number;
   /** The sections sent in full now, by key (sectionKey) with their tokens, in the order sent: the caller records them. */
   readonly sent: readonly SentSection[];
 }
@@ -70,7 +77,15 @@ export async function pageOf(
   // sections); the full format then joins, on its page, each section with those after it in its document.
   const sections: Group[] = kept.map((c) => ({ target: c.target, members: [c.hit], score: c.score, held: c.held }));
   const contents = new Contents();
-  const ranked = await answerOrder(sections, paging.offset + paging.limit, contents, ranking.duplicateThreshold);
+  const { ranked, compared, full } = await answerOrder(
+    sections,
+    paging.offset + paging.limit,
+    contents,
+    ranking.duplicateThreshold,
+  );
+  // The page and everything before it come from the first `compared` sections, the last of them the lowest; when
+  // the list ran out before as many were kept, any further section would have come onto it.
+  const bar = full ? (sections[compared - 1]?.score ?? 0) : 0;
   const pageSections = ranked.slice(paging.offset, paging.offset + paging.limit);
   // Joining serves reading, so only the full format does it; an index entry points at one section.
   const { page, results, shown, sent } =
@@ -86,6 +101,8 @@ export async function pageOf(
     results,
     totalTokens,
     nextOffset: shown > 0 && next < ranked.length ? next : undefined,
+    shown,
+    bar,
     sent,
   };
 }
@@ -177,15 +194,18 @@ class Contents {
  * kept; a section's place depends only on those above it, so a page cut from
  * this order is the same part of the whole list whatever its offset, limit or
  * budget, and pages never overlap. The index format moves near-duplicates too,
- * so that both formats list the same sections in the same order.
+ * so that both formats list the same sections in the same order. Also says
+ * how many sections were compared, and whether `count` were kept.
  */
 async function answerOrder(
   sections: readonly Group[],
   count: number,
   contents: Contents,
   duplicateThreshold: number,
-): Promise<Group[]> {
-  if (duplicateThreshold >= 1 || sections.length < 2) return [...sections];
+): Promise<{ ranked: Group[]; compared: number; full: boolean }> {
+  if (duplicateThreshold >= 1 || sections.length < 2) {
+    return { ranked: [...sections], compared: Math.min(count, sections.length), full: sections.length >= count };
+  }
   const isRepeat = nearRepeats((g: Group) => g.members.map((m) => contents.of(g.target, m.id)).join('\n\n'), {
     threshold: duplicateThreshold,
     sizeOf: groupTokens,
@@ -200,7 +220,7 @@ async function answerOrder(
     for (const g of batch) (isRepeat(g) ? repeats : kept).push(g);
     compared += batch.length;
   }
-  return [...kept, ...sections.slice(compared), ...repeats];
+  return { ranked: [...kept, ...sections.slice(compared), ...repeats], compared, full: kept.length >= count };
 }
 
 /** What a page shows: its results, the group each shows, and how many of the page's sections they hold. */

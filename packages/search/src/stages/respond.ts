@@ -31,7 +31,11 @@ export function respond(
   const { byPhrasing, ...confidence } = confidenceOf(firstPage, phrasings, information, mentioned, ranking.weakBelow);
   // Without a page, `nothing` is the answer (made above, as every local step comes before the confidence).
   if (paged === undefined) return { ...(nothing as SearchResponse), confidence, ...extra };
-  const { ranked, results, totalTokens, nextOffset: next } = paged;
+  const { ranked, results, totalTokens, shown } = paged;
+  const { lowerBound } = gathered;
+  // A library left unopened may hold more after this page: the next one is offered.
+  const next = paged.nextOffset ?? (lowerBound && shown > 0 ? paging.offset + shown : undefined);
+  const atLeast = lowerBound ? 'at least ' : '';
   const weak = confidence.weak && results.length > 0 ? `${weakNote(confidence, results[0] as DocResult)}. ` : '';
   const shownSections = results.reduce((sum, r) => sum + (r.sections?.length ?? 1), 0);
   const inBlocks =
@@ -40,13 +44,14 @@ export function respond(
   const earlier = sentEarlier > 0 ? `, ${sentEarlier} of them sent earlier` : '';
   const message =
     results.length > 0
-      ? `${weak}${shownSections} of ${ranked.length} results${inBlocks}${earlier} from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
-      : `No results at offset ${paging.offset}: there are ${ranked.length}.`;
+      ? `${weak}${shownSections} of ${atLeast}${ranked.length} results${inBlocks}${earlier} from ${searched.length === 1 ? searched[0] : `${new Set(results.map((r) => r.library)).size} of ${searched.length} libraries`}${match === 'some' ? ' (no section holds every word; ranked by how many they hold)' : ''}`
+      : `No results at offset ${paging.offset}: there are ${atLeast}${ranked.length}.`;
   return {
     status: 'ok',
     message,
     results,
     total: ranked.length,
+    ...(lowerBound ? { totalIsLowerBound: true as const } : {}),
     totalTokens,
     ...(next === undefined ? {} : { nextOffset: next }),
     searched,
