@@ -140,7 +140,7 @@ async function embedQueries(
  * hits alone, or, for an alternative when `alternativeVectorWeight` is above 0
  * and the package has vectors whose embedder is here, fused with the sections
  * nearest its own vector. (The question's vector is fused once per library,
- * after its phrasings: {@link questionVector}, {@link fuseWithQuestion}.)
+ * after its phrasings: {@link questionVector}, and fuse.ts.)
  * `lexical` undefined: the phrasing has no words, and finds nothing.
  */
 export async function withinLibrary(
@@ -250,36 +250,11 @@ export async function questionVector(
 }
 
 /**
- * A library's lexical scores (its phrasings fused, as shares of the best) fused
- * with the question's similarity (shares of the best): `convexFusion` with
- * `weight`, or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
- * With the question alone (no alternatives), the fusion a hybrid library's one list always had.
- */
-export function fuseWithQuestion(
-  lexical: readonly number[],
-  similarity: readonly number[],
-  weight: number,
-  ranking: Pick<RankingConfig, 'fusion' | 'rrfK'>,
-): number[] {
-  if (ranking.fusion !== 'rrf') return convexFusion(lexical, similarity, { weight });
-  const order = (scores: readonly number[]) =>
-    scores
-      .map((score, i) => ({ id: String(i), score }))
-      .filter((e) => e.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .map((e) => e.id);
-  const rrf = new Map(
-    reciprocalRankFusion([order(lexical), order(similarity)], { k: ranking.rrfK }).map((f) => [f.id, f.score]),
-  );
-  return shareOfBest(lexical.map((_, i) => rrf.get(String(i)) ?? 0));
-}
-
-/**
  * Each score as a share of the best, with 0 as the bottom of the scale
  * (negative scores count as 0); all zero when none is above 0, where
  * min-max would call every one of them the best.
  */
-function shareOfBest(scores: readonly number[]): number[] {
+export function shareOfBest(scores: readonly number[]): number[] {
   const positive = scores.map((s) => Math.max(0, s));
   if (!positive.some((s) => s > 0)) return positive.map(() => 0);
   return minMaxNormalize(positive, { floor: 0 });

@@ -1,6 +1,6 @@
-import { type FusedScore, fuseScores } from '@docs/rank';
+import { convexFusion, type FusedScore, fuseScores, reciprocalRankFusion } from '@docs/rank';
 import type { ChunkHit } from '@docs/store';
-import { fuseWithQuestion } from '../hybrid.js';
+import { shareOfBest } from '../hybrid.js';
 import { heldShare } from '../idf.js';
 import type { RankingConfig } from '../ranking.js';
 import type { Phrasing } from './analyze.js';
@@ -155,4 +155,29 @@ function withQuestionVector(
     .map((f, i) => ({ ...f, score: scores[i] ?? 0 }))
     .sort((a, b) => b.score - a.score || b.lists.length - a.lists.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { fused, plain: new Map(lexical.map((f, i) => [f.id, plains[i] ?? 0])) };
+}
+
+/**
+ * A library's lexical scores (its phrasings fused, as shares of the best) fused
+ * with the question's similarity (shares of the best): `convexFusion` with
+ * `weight`, or reciprocal rank fusion of the two orders when `fusion` is `rrf`.
+ * With the question alone (no alternatives), the fusion a hybrid library's one list always had.
+ */
+export function fuseWithQuestion(
+  lexical: readonly number[],
+  similarity: readonly number[],
+  weight: number,
+  ranking: Pick<RankingConfig, 'fusion' | 'rrfK'>,
+): number[] {
+  if (ranking.fusion !== 'rrf') return convexFusion(lexical, similarity, { weight });
+  const order = (scores: readonly number[]) =>
+    scores
+      .map((score, i) => ({ id: String(i), score }))
+      .filter((e) => e.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .map((e) => e.id);
+  const rrf = new Map(
+    reciprocalRankFusion([order(lexical), order(similarity)], { k: ranking.rrfK }).map((f) => [f.id, f.score]),
+  );
+  return shareOfBest(lexical.map((_, i) => rrf.get(String(i)) ?? 0));
 }
