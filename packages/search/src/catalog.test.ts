@@ -187,10 +187,12 @@ describe('searchAll with the store catalog', () => {
           if (alternatives.length === 0 && catalogued.opened.size < holding) unopened++;
         },
       ),
-      { numRuns: 150 },
+      // Since searchAll stops opening libraries once the page is settled, about one question in 35 leaves a library
+      // holding a word unopened: 400 runs make "none at all" a chance of about one in 100,000 (150 made it one in 100).
+      { numRuns: 400 },
     );
     // The property is about questions the catalog answers for some libraries: most of them are.
-    expect(skipping).toBeGreaterThan(50);
+    expect(skipping).toBeGreaterThan(130);
     // Some leave a library holding one of the words unopened (see the test below for one that must).
     expect(unopened).toBeGreaterThan(0);
   });
