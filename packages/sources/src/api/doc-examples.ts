@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
-import type MarkdownItCallable from 'markdown-it';
-import type { MarkdownIt, Token } from 'markdown-it';
+import { inlineText, markdownParser } from './markdown-tokens.js';
 
 /**
  * The code examples of a package's README and docs pages, each with the words around it that say what it does: the
@@ -26,15 +24,6 @@ export interface DocExampleLimits {
   readonly maxCodeChars: number;
 }
 
-const load = createRequire(import.meta.url);
-let markdown: MarkdownIt | undefined;
-function parser(): MarkdownIt {
-  if (markdown) return markdown;
-  const MarkdownItClass = load('markdown-it') as typeof MarkdownItCallable;
-  markdown = new MarkdownItClass('default', { html: false, linkify: false, typographer: false });
-  return markdown;
-}
-
 /**
  * The code blocks of `docs` (markdown texts) whose language `accepts`, in the docs' order, within `limits`.
  *
@@ -50,17 +39,17 @@ export function docExamples(
   const examples: DocExample[] = [];
   let chars = 0;
   for (const doc of docs) {
-    const tokens = parser().parse(doc, {});
+    const tokens = markdownParser().parse(doc, {});
     let heading = '';
     let lead: string | undefined;
     let previous: { prose: string; end: number } | undefined;
     for (const [i, token] of tokens.entries()) {
       const opener = tokens[i - 1]?.type;
       if (token.type === 'inline' && opener === 'heading_open') {
-        heading = text(token);
+        heading = inlineText(token);
         lead = undefined;
       } else if (token.type === 'inline' && opener === 'paragraph_open') {
-        const prose = text(token);
+        const prose = inlineText(token);
         // Only a top-level paragraph leads its section; one inside a list or a quote is one item's.
         if (lead === undefined && token.level === 1) lead = prose;
         previous = { prose, end: i + 1 };
@@ -78,15 +67,4 @@ export function docExamples(
     }
   }
   return examples;
-}
-
-/** An inline run's text, its code spans in backticks. */
-function text(inline: Token): string {
-  const parts: string[] = [];
-  for (const child of inline.children ?? []) {
-    if (child.type === 'text') parts.push(child.content);
-    else if (child.type === 'softbreak' || child.type === 'hardbreak') parts.push(' ');
-    else if (child.type === 'code_inline') parts.push(`\`${child.content}\``);
-  }
-  return parts.join('');
 }

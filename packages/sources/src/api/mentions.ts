@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
-import type MarkdownItCallable from 'markdown-it';
-import type { MarkdownIt, Token } from 'markdown-it';
 import type TypeScript from 'typescript';
+import { inlineText, markdownParser } from './markdown-tokens.js';
 
 /**
  * What a package's own examples do, in its own words: users ask by what they want done ("create an instance with a
@@ -19,15 +17,6 @@ const MAX_NAMED = 3;
 const MAX_SHARING = 2;
 // Shorter names (`z`, `on`, `is`) are too often something else.
 const MIN_NAME = 3;
-
-const load = createRequire(import.meta.url);
-let markdown: MarkdownIt | undefined;
-function parser(): MarkdownIt {
-  if (markdown) return markdown;
-  const MarkdownItClass = load('markdown-it') as typeof MarkdownItCallable;
-  markdown = new MarkdownItClass('default', { html: false, linkify: false, typographer: false });
-  return markdown;
-}
 
 /** An API a passage can lend its words to: its qualified name (`ZodString.email`) and the names it is exported under. */
 export interface Named {
@@ -79,11 +68,11 @@ export function docsMentions(
     }
   };
   for (const doc of docs) {
-    const tokens = parser().parse(doc, {});
+    const tokens = markdownParser().parse(doc, {});
     let previous: { prose: string; end: number } | undefined;
     for (const [i, token] of tokens.entries()) {
       if (token.type === 'inline' && tokens[i - 1]?.type === 'paragraph_open') {
-        previous = { prose: text(token), end: i + 1 };
+        previous = { prose: inlineText(token), end: i + 1 };
       } else if (token.type === 'fence' && isScript(token.info) && previous !== undefined && previous.end === i - 1) {
         // The paragraph right before an example says what the example does.
         lend(previous.prose, calledIn(ts, token.content));
@@ -98,17 +87,6 @@ const SCRIPT = /^(?:|[cm]?[jt]sx?|javascript|typescript|node)$/i;
 
 function isScript(info: string): boolean {
   return SCRIPT.test(info.trim().split(/\s+/)[0] ?? '');
-}
-
-/** A paragraph's text, its code spans in backticks. */
-function text(inline: Token): string {
-  const parts: string[] = [];
-  for (const child of inline.children ?? []) {
-    if (child.type === 'text') parts.push(child.content);
-    else if (child.type === 'softbreak' || child.type === 'hardbreak') parts.push(' ');
-    else if (child.type === 'code_inline') parts.push(`\`${child.content}\``);
-  }
-  return parts.join('');
 }
 
 /** Prose as a passage: whitespace folded, cut at a sentence end within the bound. */

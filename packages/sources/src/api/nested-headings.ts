@@ -1,15 +1,4 @@
-import { createRequire } from 'node:module';
-import type MarkdownItCallable from 'markdown-it';
-import type { MarkdownIt } from 'markdown-it';
-
-const load = createRequire(import.meta.url);
-let markdown: MarkdownIt | undefined;
-function parser(): MarkdownIt {
-  if (markdown) return markdown;
-  const MarkdownItClass = load('markdown-it') as typeof MarkdownItCallable;
-  markdown = new MarkdownItClass('default', { html: true, linkify: false, typographer: false });
-  return markdown;
-}
+import { markdownParser } from './markdown-tokens.js';
 
 /**
  * A doc comment's markdown with its headings moved below `level` (an API section's own, 2 or 3): each heading `n`
@@ -25,7 +14,7 @@ function parser(): MarkdownIt {
  */
 export function nestHeadings(doc: string, level: number): string {
   if (!doc.includes('#') && !/\n\s*(?:=+|-+)\s*(?:\n|$)/.test(doc)) return doc;
-  const tokens = parser().parse(doc, {});
+  const tokens = markdownParser({ html: true }).parse(doc, {});
   // Heading lines by their first line: where they end, and the heading they become.
   const moved = new Map<number, { end: number; text: string }>();
   for (const [i, token] of tokens.entries()) {
