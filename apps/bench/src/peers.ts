@@ -2,7 +2,6 @@
 // (docs, peer 1, peer 2, docs, … for each run), each engine in a temp HOME of its own. Every engine is driven only
 // through its command line and its MCP server over stdio, as an agent or a user starts them, so docs is measured
 // exactly as its peers are. What each engine is asked is data: peer-adapters.ts.
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,29 +63,6 @@ function environment(engine: Engine): NodeJS.ProcessEnv {
   delete env.DOCS_HOME;
   for (const [key, value] of Object.entries(engine.adapter.env)) env[key] = fillTemplate(value, { home });
   return env;
-}
-
-/** Wall milliseconds of one process, started directly (no `time` in between), and its stdout. */
-function runWall(
-  command: readonly string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): Promise<{ ms: number; code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const [program, ...rest] = command as [string, ...string[]];
-    const started = performance.now();
-    const child = spawn(program, rest, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - started, code, stdout, stderr }));
-  });
 }
 
 /** The peak RSS (VmHWM) of the largest process in the tree under `pid`, in kB; NaN where /proc cannot tell. */
@@ -274,7 +250,7 @@ export async function benchPeers(options: {
   try {
     for (const engine of engines) {
       await mkdir(engine.home, { recursive: true });
-      const v = await runWall([...engine.spec.command, ...engine.adapter.version], environment(engine), engine.home);
+      const v = await run([...engine.spec.command, ...engine.adapter.version], environment(engine), engine.home);
       engine.version = v.code === 0 ? (v.stdout.trim().split('\n')[0] ?? '?') : `? (exit ${v.code})`;
       log(`${engine.spec.name}: ${engine.spec.command.join(' ')} → ${engine.version}`);
     }
