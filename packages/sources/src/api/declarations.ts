@@ -1,5 +1,6 @@
 import type TypeScript from 'typescript';
 import type { EntryPoint } from './entry-points.js';
+import { type DocComment, HIDDEN_TAGS, type ImplementationComments } from './source-comments.js';
 
 /** One documented part of a package's API: an export of an entry point, or a member of one. */
 export interface ApiSection extends Declared {
@@ -44,8 +45,6 @@ export interface Inherited extends Place {
   readonly members: readonly string[];
 }
 
-// Tags that keep a declaration out of the public documentation.
-const HIDDEN_TAGS = new Set(['internal', 'hidden', 'ignore', 'private']);
 // A signature longer than this is cut: big generated types say nothing more to a reader past it.
 const MAX_SIGNATURE = 1500;
 // A member list past this (a DOM-sized interface) is cut: the first members are the ones written by hand.
@@ -76,6 +75,7 @@ export function apiSections(
   entries: readonly EntryPoint[],
   warn: (warning: string) => void = () => undefined,
   isOwnFile: (fileName: string) => boolean = () => true,
+  implementations?: ImplementationComments,
 ): ApiSection[] {
   const checker = program.getTypeChecker();
   const modules = entries.flatMap((entry) => {
@@ -137,7 +137,7 @@ export function apiSections(
   });
 
   const sections: ApiSection[] = [];
-  const walker = new Walker(ts, checker, claimed, places, isOwnFile, warn);
+  const walker = new Walker(ts, checker, claimed, places, isOwnFile, warn, implementations);
   for (const { entry, binding, whole, items } of plans) {
     if (whole !== undefined) {
       const importLine = `import ${binding} from '${entry.importPath}'`;
@@ -181,6 +181,7 @@ class Walker {
    * static side holds a subclass of itself, as Node's `EventEmitter.EventEmitterAsyncResource` does, went on forever).
    */
   private readonly open = new Set<TypeScript.Symbol>();
+  private readonly comments = new Map<TypeScript.Symbol, DocComment | undefined>();
 
   constructor(
     private readonly ts: typeof TypeScript,
@@ -189,6 +190,7 @@ class Walker {
     private readonly places: ReadonlyMap<TypeScript.Symbol, Place>,
     private readonly isOwnFile: (fileName: string) => boolean,
     private readonly warn: (warning: string) => void,
+    private readonly implementations: ImplementationComments | undefined,
   ) {}
 
   /** An export: its own section, then its members' (class, interface, namespace). */
@@ -328,7 +330,7 @@ class Walker {
       if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member)) continue;
       seen.add(member);
       const name = member.getName() === ts.InternalSymbolName.Constructor ? 'constructor' : member.getName();
-      const from = this.documentedOn(member, symbol);
+      const from = this.documentedOn(member, symbol) ?? this.pointedTo(member, symbol);
       if (from !== undefined) {
         // Listed where its owner's page documents it: a member hidden there is hidden here too.
         const place = this.places.get(from);
@@ -381,6 +383,33 @@ class Walker {
     return same ? base.parent : undefined;
   }
 
+  /**
+   * The export a member without words of its own points to with `@see`, when the reference resolves to a member of
+   * the same name documented there: @types/lodash repeats each function on a dozen wrapper interfaces
+   * (`Collection.uniq`, `LoDashImplicitWrapper.uniq`) with nothing but `@see _.uniq`, and those copies, short and
+   * full of the signature's words, outranked the one that says what `uniq` does.
+   */
+  private pointedTo(member: TypeScript.Symbol, owner: TypeScript.Symbol): TypeScript.Symbol | undefined {
+    const { ts, checker } = this;
+    const own = this.comment(member);
+    if (own === undefined || own.doc !== '' || !own.tags.every((tag) => tag.name === 'see')) return undefined;
+    for (const declaration of member.declarations ?? []) {
+      for (const tag of ts.getJSDocTags(declaration)) {
+        const reference = ts.isJSDocSeeTag(tag) ? tag.name?.name : undefined;
+        const found = reference === undefined ? undefined : checker.getSymbolAtLocation(reference);
+        const target = found === undefined ? undefined : resolved(ts, checker, found);
+        const at = target?.valueDeclaration ?? target?.declarations?.[0];
+        if (target === undefined || at === undefined || target === member || target.getName() !== member.getName()) {
+          continue;
+        }
+        const parent = declaringOwner(checker, at);
+        if (parent === undefined || parent === owner || !this.claimed.has(parent)) continue;
+        if ((this.comment(target)?.doc ?? '') !== '') return parent;
+      }
+    }
+    return undefined;
+  }
+
   /** The member of an exported base of `owner` (a class's or interface's) that `member` overrides, and that base. */
   private overridden(
     member: TypeScript.Symbol,
@@ -408,15 +437,44 @@ class Walker {
     );
   }
 
-  /** The comment of a symbol, or undefined when a tag hides it. */
-  private comment(symbol: TypeScript.Symbol): Pick<Declared, 'doc' | 'tags'> | undefined {
+  /** The comment of a symbol, or undefined when a tag hides it; read once. */
+  private comment(symbol: TypeScript.Symbol): DocComment | undefined {
+    if (!this.comments.has(symbol)) this.comments.set(symbol, this.readComment(symbol));
+    return this.comments.get(symbol);
+  }
+
+  private readComment(symbol: TypeScript.Symbol): DocComment | undefined {
     const { ts, checker } = this;
-    const tags = symbol.getJsDocTags(checker).map((tag) => ({
-      name: tag.name,
-      text: ts.displayPartsToString(tag.text).trim(),
-    }));
+    // Overloads that each carry the same tag (`@see _.get` on twenty of them) say it once.
+    const tags = distinctTags(
+      symbol.getJsDocTags(checker).map((tag) => ({ name: tag.name, text: ts.displayPartsToString(tag.text).trim() })),
+    );
     if (tags.some((tag) => HIDDEN_TAGS.has(tag.name))) return undefined;
-    return { doc: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(), tags };
+    const declared = { doc: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(), tags };
+    return this.implementationComment(symbol, declared) ?? declared;
+  }
+
+  /**
+   * The comment of the implementation behind a function's or method's overloads, read from the package's shipped
+   * source (see `ImplementationComments`), when the declaration file has only its overloads' notes or nothing: the
+   * implementation's comment describes the function, an overload's one way of calling it. A deprecation every
+   * overload carries is the function's own and stays.
+   */
+  private implementationComment(symbol: TypeScript.Symbol, declared: DocComment): DocComment | undefined {
+    const { ts } = this;
+    if (this.implementations === undefined || !(symbol.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Method))) {
+      return undefined;
+    }
+    const declarations = symbol.declarations ?? [];
+    if (declarations.length < 2 && declared.doc !== '') return undefined;
+    const found = this.implementations.of(declarations);
+    if (found === undefined) return undefined;
+    const deprecated = declared.tags.find((tag) => tag.name === 'deprecated');
+    const everyOverload =
+      deprecated !== undefined &&
+      !found.tags.some((tag) => tag.name === 'deprecated') &&
+      declarations.every((d) => ts.getJSDocDeprecatedTag(d) !== undefined);
+    return { doc: found.doc, tags: distinctTags(everyOverload ? [deprecated, ...found.tags] : found.tags) };
   }
 }
 
@@ -454,6 +512,17 @@ function sameComment(
       .map((tag) => `${tag.name} ${tag.text}`)
       .join('\n');
   return a.doc === b.doc && tags(a) === tags(b);
+}
+
+/** Tags without repeats, in order. */
+function distinctTags(tags: readonly DocComment['tags'][number][]): DocComment['tags'][number][] {
+  const seen = new Set<string>();
+  return tags.filter((tag) => {
+    const key = `${tag.name}\0${tag.text}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A signature with one type name for another, as a whole word: `Transaction<DB>` → `Kysely<DB>`. */
