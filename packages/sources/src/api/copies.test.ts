@@ -86,6 +86,22 @@ beforeAll(async () => {
     'escaping/package.json': { name: 'escaping', version: '1.0.0', types: './index.d.ts' },
     'escaping/index.d.ts': streamsDeclarations,
     'escaping/index.d.ts.map': { version: 3, sources: ['../streamy/src/index.ts'], names: [], mappings: '' },
+    // Two exported errors extending one base that is not exported.
+    'errory/package.json': { name: 'errory', version: '9.5.2', types: './index.d.ts' },
+    'errory/index.d.ts': `declare abstract class CommonError extends Error {
+    /** The command that was run, as the user wrote it. */
+    command: string;
+}
+/** Why an asynchronous run failed. */
+export declare class RunError extends CommonError {
+    /** Whether the run was cancelled. */
+    isCanceled: boolean;
+}
+/** Why a synchronous run failed. */
+export declare class SyncRunError extends CommonError {
+}
+export {};
+`,
     // A utility belt: one interface documents each function, wrappers repeat it with `@see` alone.
     'belt/package.json': { name: 'belt', version: '4.17.21', types: './index.d.ts' },
     'belt/index.d.ts': `declare const _: _.BeltStatic;
@@ -181,6 +197,17 @@ describe('comments of implementations, from the shipped sources a declaration ma
     const joinAll = sectionOf(await markdownOf('escaping'), 'joinAll');
     expect(joinAll).toContain('You passed');
     expect(joinAll).not.toContain('Waits for every source');
+  });
+});
+
+describe('members declared once and reached through several exports', () => {
+  it('documents a member of a base that is not exported on the first page, and counts it on the others', async () => {
+    const markdown = await markdownOf('errory');
+    expect(sectionOf(markdown, 'RunError.command')).toContain('The command that was run, as the user wrote it.');
+    expect(sectionOf(markdown, 'SyncRunError.command')).toBe('');
+    expect(markdown.match(/The command that was run/g)?.length).toBe(1);
+    expect(markdown).toContain('Inherits one member from [`RunError`]');
+    expect(sectionOf(markdown, 'RunError.isCanceled')).toContain('Whether the run was cancelled.');
   });
 });
 

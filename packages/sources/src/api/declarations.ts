@@ -182,6 +182,8 @@ class Walker {
    */
   private readonly open = new Set<TypeScript.Symbol>();
   private readonly comments = new Map<TypeScript.Symbol, DocComment | undefined>();
+  /** The owner whose page documents each member declaration first (see `documentedBefore`). */
+  private readonly firstOwners = new Map<TypeScript.Declaration, TypeScript.Symbol>();
 
   constructor(
     private readonly ts: typeof TypeScript,
@@ -330,7 +332,8 @@ class Walker {
       if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member)) continue;
       seen.add(member);
       const name = member.getName() === ts.InternalSymbolName.Constructor ? 'constructor' : member.getName();
-      const from = this.documentedOn(member, symbol) ?? this.pointedTo(member, symbol);
+      const from =
+        this.documentedOn(member, symbol) ?? this.pointedTo(member, symbol) ?? this.documentedBefore(member, symbol);
       if (from !== undefined) {
         // Listed where its owner's page documents it: a member hidden there is hidden here too.
         const place = this.places.get(from);
@@ -345,8 +348,25 @@ class Walker {
       } else {
         sections.push(...this.own(member, qualified, importPath, importLine, owner));
       }
+      this.remember(member, symbol);
     }
     return { sections, inherited: [...inherited].map(([place, names]) => ({ ...place, members: names })) };
+  }
+
+  /**
+   * The export whose page already documents a member's very declaration: one declared in a base or object type that
+   * is not exported itself, and reached again through another export (execa's `ExecaError` and `ExecaSyncError` both
+   * extend an unexported `CommonError`). The first page keeps it, the others count it as inherited from there.
+   */
+  private documentedBefore(member: TypeScript.Symbol, owner: TypeScript.Symbol): TypeScript.Symbol | undefined {
+    const declaration = member.valueDeclaration ?? member.declarations?.[0];
+    const first = declaration === undefined ? undefined : this.firstOwners.get(declaration);
+    return first !== undefined && first !== owner && this.places.has(first) ? first : undefined;
+  }
+
+  private remember(member: TypeScript.Symbol, owner: TypeScript.Symbol): void {
+    const declaration = member.valueDeclaration ?? member.declarations?.[0];
+    if (declaration !== undefined && !this.firstOwners.has(declaration)) this.firstOwners.set(declaration, owner);
   }
 
   /** A public member: named, not private or protected, not `_`- or `~`-named. */
