@@ -137,7 +137,8 @@ export function apiSections(
   });
 
   const sections: ApiSection[] = [];
-  const walker = new Walker(ts, checker, claimed, places, isOwnFile, warn, implementations);
+  const entryOf = new Map(entries.map((entry) => [entry.file, entry.importPath]));
+  const walker = new Walker(ts, checker, claimed, places, isOwnFile, warn, implementations, entryOf);
   for (const { entry, binding, whole, items } of plans) {
     if (whole !== undefined) {
       const importLine = `import ${binding} from '${entry.importPath}'`;
@@ -153,6 +154,17 @@ export function apiSections(
         walker.document(target, display, entry.importPath, importLine),
       );
       if (own) sections.push(...onPage(display, [aliases.length > 0 ? { ...own, aliases } : own, ...members]));
+    }
+    const file = program.getSourceFile(entry.file);
+    const first = items[0];
+    if (file !== undefined) {
+      // On the page of the entry point's first export (a plugin's one), or its index page.
+      const exportName = first?.display ?? binding;
+      const importLine = first?.importLine ?? `import '${entry.importPath}'`;
+      const added = alone(warn, `${entry.importPath}'s augmentations`, () =>
+        walker.augmentations(file, entry.importPath, importLine),
+      );
+      sections.push(...onPage(exportName, added));
     }
   }
   return sections;
@@ -193,6 +205,7 @@ class Walker {
     private readonly isOwnFile: (fileName: string) => boolean,
     private readonly warn: (warning: string) => void,
     private readonly implementations: ImplementationComments | undefined,
+    private readonly entryOf: ReadonlyMap<string, string>,
   ) {}
 
   /** An export: its own section, then its members' (class, interface, namespace). */
@@ -294,6 +307,55 @@ class Walker {
   }
 
   /**
+   * The members an entry point adds to other modules' interfaces and classes by augmentation, as members of theirs
+   * (`Dayjs.fromNow` on `dayjs/plugin/relativeTime`'s page): documented where they are declared, beside the plugin a
+   * user imports to have them, not among the members every user has.
+   */
+  augmentations(file: TypeScript.SourceFile, importPath: string, importLine: string): Declared[] {
+    const { ts, checker } = this;
+    const sections: Declared[] = [];
+    for (const statement of file.statements) {
+      if (!ts.isModuleDeclaration(statement) || !ts.isStringLiteral(statement.name)) continue;
+      const body = statement.body;
+      if (body === undefined || !ts.isModuleBlock(body)) continue;
+      for (const owner of body.statements) {
+        if (!(ts.isInterfaceDeclaration(owner) || ts.isClassDeclaration(owner)) || owner.name === undefined) continue;
+        const ownerName = owner.name.text;
+        // An augmentation of the entry point's own export is documented with it.
+        const merged = checker.getSymbolAtLocation(owner.name);
+        if (merged !== undefined && this.claimed.get(merged) === importPath) continue;
+        for (const member of owner.members) {
+          const name = member.name === undefined ? undefined : checker.getSymbolAtLocation(member.name);
+          // An overload added to a member the module declares itself is documented with that member.
+          const elsewhere = (name?.declarations ?? []).some((d) => d.getSourceFile() !== file);
+          if (name === undefined || elsewhere || !this.isPublicMember(name)) continue;
+          sections.push(...this.own(name, `${ownerName}.${name.getName()}`, importPath, importLine, ownerName));
+        }
+      }
+    }
+    return sections;
+  }
+
+  /**
+   * The entry point whose declaration file adds a member to another module's interface by augmentation
+   * (`declare module 'dayjs' { interface Dayjs { fromNow(): string } }` in `dayjs/plugin/relativeTime`): a member
+   * a user has only once they import (and, for a plugin, install) that entry point.
+   */
+  private augmentedBy(member: TypeScript.Symbol): string | undefined {
+    const { ts } = this;
+    const declarations = member.declarations ?? [];
+    const file = declarations[0]?.getSourceFile();
+    const augmenting = (declaration: TypeScript.Declaration) => {
+      let node: TypeScript.Node | undefined = declaration.parent;
+      while (node !== undefined && !(ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name))) node = node.parent;
+      return node !== undefined;
+    };
+    // Only a member every declaration of which one file adds; an overload added to a module's own member is not.
+    if (file === undefined || !declarations.every((d) => d.getSourceFile() === file && augmenting(d))) return undefined;
+    return this.entryOf.get(file.fileName);
+  }
+
+  /**
    * Public members of a class, interface or namespace, each under its owner's name; and those documented on an
    * exported base instead, by base: a member it inherits, or one it re-declares with the base's comment and
    * signature (kysely's `Transaction.transaction` repeats `Kysely.transaction` word for word).
@@ -332,6 +394,9 @@ class Walker {
       if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member)) continue;
       seen.add(member);
       const name = member.getName() === ts.InternalSymbolName.Constructor ? 'constructor' : member.getName();
+      // Added by another entry point's augmentation (a plugin's): documented on that entry point's page.
+      const addedBy = this.augmentedBy(member);
+      if (addedBy !== undefined && addedBy !== importPath) continue;
       const from =
         this.documentedOn(member, symbol) ?? this.pointedTo(member, symbol) ?? this.documentedBefore(member, symbol);
       if (from !== undefined) {

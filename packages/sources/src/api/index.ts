@@ -70,6 +70,7 @@ async function readApi(
     runtime,
     manifest,
     types && typesManifest ? { folder: types, manifest: typesManifest } : undefined,
+    docs.join('\n'),
   );
   if (entries.length === 0) return { pages: [], fromTypes: false, warnings: [] };
   const readable = await readableFolders([
