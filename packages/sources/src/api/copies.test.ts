@@ -1,8 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageApi } from './index.js';
+import { ImplementationComments } from './source-comments.js';
 
 // Comments a package's declarations lose or repeat, laid out as installed packages: an overloaded function whose
 // comment stayed on its implementation in the shipped source (rxjs), and a utility belt whose wrapper interfaces repeat
@@ -191,6 +193,35 @@ describe('comments of implementations, from the shipped sources a declaration ma
     expect(plain).toContain('function plain(a: string): string;');
     // A heading, how to import it, the signatures: no comment.
     expect(plain.trim().split('\n\n').length).toBe(3);
+  });
+
+  it('reads a map and its source once for all the functions of a declaration file, within the limits', () => {
+    const root = path.join(dir, 'node_modules', 'streamy');
+    const file = path.join(root, 'dist', 'types', 'index.d.ts');
+    const options = { noLib: true, types: [], noEmit: true };
+    // Parent pointers, as the API reader's compiler host sets them.
+    const program = ts.createProgram([file], options, ts.createCompilerHost(options, true));
+    const source = program.getSourceFile(file);
+    if (source === undefined) throw new Error('the declaration file was not read');
+    const warnings: string[] = [];
+    // Two files: the map and the source, whatever the number of functions asking.
+    const comments = new ImplementationComments(
+      ts,
+      (name) => name.startsWith(`${root}${path.sep}`),
+      { maxFiles: 2, maxBytes: 1024 * 1024 },
+      (warning) => warnings.push(warning),
+    );
+    const overloads = (name: string) =>
+      source.statements.filter(
+        (s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name?.text === name,
+      );
+    const klass = source.statements.find(ts.isClassDeclaration);
+    const pipe = klass?.members.filter(ts.isMethodDeclaration) ?? [];
+    expect(comments.of(overloads('joinAll'))?.doc).toMatch(/^Waits for every source to complete/);
+    expect(comments.of(pipe)?.doc).toMatch(/^Chains operators/);
+    expect(comments.of(overloads('joinAll'))?.tags).toContainEqual({ name: 'see', text: '{@link zipAll}' });
+    expect(comments.of(overloads('plain'))).toBeUndefined();
+    expect(warnings).toEqual([]);
   });
 
   it('does not read a source the map places outside the package', async () => {

@@ -33,6 +33,8 @@ export const SOURCE_LIMITS: SourceLimits = { maxFiles: 400, maxBytes: 6 * 1024 *
  */
 export class ImplementationComments {
   private readonly parsed = new Map<string, TypeScript.SourceFile | undefined>();
+  /** Each declaration file's sources, read once: its map is read once, whatever the number of its overloads. */
+  private readonly sources = new Map<string, TypeScript.SourceFile[]>();
   private files = 0;
   private bytes = 0;
 
@@ -70,6 +72,15 @@ export class ImplementationComments {
 
   /** The parsed sources a declaration file's map names: `.ts` files of the package, not declaration files. */
   private sourcesOf(file: TypeScript.SourceFile): TypeScript.SourceFile[] {
+    let sources = this.sources.get(file.fileName);
+    if (sources === undefined) {
+      sources = this.readSources(file);
+      this.sources.set(file.fileName, sources);
+    }
+    return sources;
+  }
+
+  private readSources(file: TypeScript.SourceFile): TypeScript.SourceFile[] {
     const map = mapFileOf(file);
     if (map === undefined) return [];
     const mapPath = path.resolve(path.dirname(file.fileName), map);
