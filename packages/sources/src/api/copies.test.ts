@@ -237,7 +237,7 @@ describe('members declared once and reached through several exports', () => {
     expect(sectionOf(markdown, 'RunError.command')).toContain('The command that was run, as the user wrote it.');
     expect(sectionOf(markdown, 'SyncRunError.command')).toBe('');
     expect(markdown.match(/The command that was run/g)?.length).toBe(1);
-    expect(markdown).toContain('Inherits one member from [`RunError`]');
+    expect(markdown).toContain('Shares one member with [`RunError`](RunError.md), documented there.');
     expect(sectionOf(markdown, 'RunError.isCanceled')).toContain('Whether the run was cancelled.');
   });
 });
@@ -247,7 +247,7 @@ describe('members that only point to the same member documented elsewhere', () =
     const markdown = await markdownOf('belt');
     expect(sectionOf(markdown, 'belt.BeltStatic.uniq')).toContain('Creates a duplicate-free version of an array.');
     expect(sectionOf(markdown, 'belt.Wrapper.uniq')).toBe('');
-    expect(sectionOf(markdown, 'belt.Wrapper')).toContain('Inherits one member from');
+    expect(sectionOf(markdown, 'belt.Wrapper')).toContain('Shares one member with [`belt.BeltStatic`]');
   });
 
   it('keeps a member whose `@see` names another function, or that says something of its own', async () => {

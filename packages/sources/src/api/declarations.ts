@@ -43,6 +43,11 @@ export interface Place {
 /** Members a class or interface inherits (or re-declares saying nothing new) from an export documented elsewhere. */
 export interface Inherited extends Place {
   readonly members: readonly string[];
+  /**
+   * The members are not inherited from that export but documented there all the same: declared on a base both
+   * reach that is not exported, or only pointed to with `@see` (see `documentedBefore`, `pointedTo`).
+   */
+  readonly shared?: true;
 }
 
 // A signature longer than this is cut: big generated types say nothing more to a reader past it.
@@ -389,6 +394,7 @@ class Walker {
     }
     const sections: Declared[] = [];
     const inherited = new Map<Place, string[]>();
+    const shared = new Map<Place, string[]>();
     const seen = new Set<TypeScript.Symbol>();
     for (const member of members) {
       if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member)) continue;
@@ -397,13 +403,14 @@ class Walker {
       // Added by another entry point's augmentation (a plugin's): documented on that entry point's page.
       const addedBy = this.augmentedBy(member);
       if (addedBy !== undefined && addedBy !== importPath) continue;
-      const from =
-        this.documentedOn(member, symbol) ?? this.pointedTo(member, symbol) ?? this.documentedBefore(member, symbol);
+      const base = this.documentedOn(member, symbol);
+      const from = base ?? this.pointedTo(member, symbol) ?? this.documentedBefore(member, symbol);
       if (from !== undefined) {
         // Listed where its owner's page documents it: a member hidden there is hidden here too.
         const place = this.places.get(from);
+        const list = base === undefined ? shared : inherited;
         if (place !== undefined && this.comment(member) !== undefined) {
-          inherited.set(place, [...(inherited.get(place) ?? []), name]);
+          list.set(place, [...(list.get(place) ?? []), name]);
         }
         continue;
       }
@@ -415,7 +422,13 @@ class Walker {
       }
       this.remember(member, symbol);
     }
-    return { sections, inherited: [...inherited].map(([place, names]) => ({ ...place, members: names })) };
+    return {
+      sections,
+      inherited: [
+        ...[...inherited].map(([place, names]) => ({ ...place, members: names })),
+        ...[...shared].map(([place, names]) => ({ ...place, members: names, shared: true as const })),
+      ],
+    };
   }
 
   /**
