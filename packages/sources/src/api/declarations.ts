@@ -1,5 +1,6 @@
 import type TypeScript from 'typescript';
 import type { EntryPoint } from './entry-points.js';
+import { type DocComment, HIDDEN_TAGS, type ImplementationComments } from './source-comments.js';
 
 /** One documented part of a package's API: an export of an entry point, or a member of one. */
 export interface ApiSection extends Declared {
@@ -42,10 +43,13 @@ export interface Place {
 /** Members a class or interface inherits (or re-declares saying nothing new) from an export documented elsewhere. */
 export interface Inherited extends Place {
   readonly members: readonly string[];
+  /**
+   * The members are not inherited from that export but documented there all the same: declared on a base both
+   * reach that is not exported, or only pointed to with `@see` (see `documentedBefore`, `pointedTo`).
+   */
+  readonly shared?: true;
 }
 
-// Tags that keep a declaration out of the public documentation.
-const HIDDEN_TAGS = new Set(['internal', 'hidden', 'ignore', 'private']);
 // A signature longer than this is cut: big generated types say nothing more to a reader past it.
 const MAX_SIGNATURE = 1500;
 // A member list past this (a DOM-sized interface) is cut: the first members are the ones written by hand.
@@ -76,6 +80,7 @@ export function apiSections(
   entries: readonly EntryPoint[],
   warn: (warning: string) => void = () => undefined,
   isOwnFile: (fileName: string) => boolean = () => true,
+  implementations?: ImplementationComments,
 ): ApiSection[] {
   const checker = program.getTypeChecker();
   const modules = entries.flatMap((entry) => {
@@ -137,7 +142,8 @@ export function apiSections(
   });
 
   const sections: ApiSection[] = [];
-  const walker = new Walker(ts, checker, claimed, places, isOwnFile, warn);
+  const entryOf = new Map(entries.map((entry) => [entry.file, entry.importPath]));
+  const walker = new Walker(ts, checker, claimed, places, isOwnFile, warn, implementations, entryOf);
   for (const { entry, binding, whole, items } of plans) {
     if (whole !== undefined) {
       const importLine = `import ${binding} from '${entry.importPath}'`;
@@ -153,6 +159,17 @@ export function apiSections(
         walker.document(target, display, entry.importPath, importLine),
       );
       if (own) sections.push(...onPage(display, [aliases.length > 0 ? { ...own, aliases } : own, ...members]));
+    }
+    const file = program.getSourceFile(entry.file);
+    const first = items[0];
+    if (file !== undefined) {
+      // On the page of the entry point's first export (a plugin's one), or its index page.
+      const exportName = first?.display ?? binding;
+      const importLine = first?.importLine ?? `import '${entry.importPath}'`;
+      const added = alone(warn, `${entry.importPath}'s augmentations`, () =>
+        walker.augmentations(file, entry.importPath, importLine),
+      );
+      sections.push(...onPage(exportName, added));
     }
   }
   return sections;
@@ -181,6 +198,9 @@ class Walker {
    * static side holds a subclass of itself, as Node's `EventEmitter.EventEmitterAsyncResource` does, went on forever).
    */
   private readonly open = new Set<TypeScript.Symbol>();
+  private readonly comments = new Map<TypeScript.Symbol, DocComment | undefined>();
+  /** The owner whose page documents each member declaration first (see `documentedBefore`). */
+  private readonly firstOwners = new Map<TypeScript.Declaration, TypeScript.Symbol>();
 
   constructor(
     private readonly ts: typeof TypeScript,
@@ -189,6 +209,8 @@ class Walker {
     private readonly places: ReadonlyMap<TypeScript.Symbol, Place>,
     private readonly isOwnFile: (fileName: string) => boolean,
     private readonly warn: (warning: string) => void,
+    private readonly implementations: ImplementationComments | undefined,
+    private readonly entryOf: ReadonlyMap<string, string>,
   ) {}
 
   /** An export: its own section, then its members' (class, interface, namespace). */
@@ -290,6 +312,55 @@ class Walker {
   }
 
   /**
+   * The members an entry point adds to other modules' interfaces and classes by augmentation, as members of theirs
+   * (`Dayjs.fromNow` on `dayjs/plugin/relativeTime`'s page): documented where they are declared, beside the plugin a
+   * user imports to have them, not among the members every user has.
+   */
+  augmentations(file: TypeScript.SourceFile, importPath: string, importLine: string): Declared[] {
+    const { ts, checker } = this;
+    const sections: Declared[] = [];
+    for (const statement of file.statements) {
+      if (!ts.isModuleDeclaration(statement) || !ts.isStringLiteral(statement.name)) continue;
+      const body = statement.body;
+      if (body === undefined || !ts.isModuleBlock(body)) continue;
+      for (const owner of body.statements) {
+        if (!(ts.isInterfaceDeclaration(owner) || ts.isClassDeclaration(owner)) || owner.name === undefined) continue;
+        const ownerName = owner.name.text;
+        // An augmentation of the entry point's own export is documented with it.
+        const merged = checker.getSymbolAtLocation(owner.name);
+        if (merged !== undefined && this.claimed.get(merged) === importPath) continue;
+        for (const member of owner.members) {
+          const name = member.name === undefined ? undefined : checker.getSymbolAtLocation(member.name);
+          // An overload added to a member the module declares itself is documented with that member.
+          const elsewhere = (name?.declarations ?? []).some((d) => d.getSourceFile() !== file);
+          if (name === undefined || elsewhere || !this.isPublicMember(name)) continue;
+          sections.push(...this.own(name, `${ownerName}.${name.getName()}`, importPath, importLine, ownerName));
+        }
+      }
+    }
+    return sections;
+  }
+
+  /**
+   * The entry point whose declaration file adds a member to another module's interface by augmentation
+   * (`declare module 'dayjs' { interface Dayjs { fromNow(): string } }` in `dayjs/plugin/relativeTime`): a member
+   * a user has only once they import (and, for a plugin, install) that entry point.
+   */
+  private augmentedBy(member: TypeScript.Symbol): string | undefined {
+    const { ts } = this;
+    const declarations = member.declarations ?? [];
+    const file = declarations[0]?.getSourceFile();
+    const augmenting = (declaration: TypeScript.Declaration) => {
+      let node: TypeScript.Node | undefined = declaration.parent;
+      while (node !== undefined && !(ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name))) node = node.parent;
+      return node !== undefined;
+    };
+    // Only a member every declaration of which one file adds; an overload added to a module's own member is not.
+    if (file === undefined || !declarations.every((d) => d.getSourceFile() === file && augmenting(d))) return undefined;
+    return this.entryOf.get(file.fileName);
+  }
+
+  /**
    * Public members of a class, interface or namespace, each under its owner's name; and those documented on an
    * exported base instead, by base: a member it inherits, or one it re-declares with the base's comment and
    * signature (kysely's `Transaction.transaction` repeats `Kysely.transaction` word for word).
@@ -323,17 +394,23 @@ class Walker {
     }
     const sections: Declared[] = [];
     const inherited = new Map<Place, string[]>();
+    const shared = new Map<Place, string[]>();
     const seen = new Set<TypeScript.Symbol>();
     for (const member of members) {
       if (seen.has(member) || seen.size >= MAX_MEMBERS || !this.isPublicMember(member)) continue;
       seen.add(member);
       const name = member.getName() === ts.InternalSymbolName.Constructor ? 'constructor' : member.getName();
-      const from = this.documentedOn(member, symbol);
+      // Added by another entry point's augmentation (a plugin's): documented on that entry point's page.
+      const addedBy = this.augmentedBy(member);
+      if (addedBy !== undefined && addedBy !== importPath) continue;
+      const base = this.documentedOn(member, symbol);
+      const from = base ?? this.pointedTo(member, symbol) ?? this.documentedBefore(member, symbol);
       if (from !== undefined) {
         // Listed where its owner's page documents it: a member hidden there is hidden here too.
         const place = this.places.get(from);
+        const list = base === undefined ? shared : inherited;
         if (place !== undefined && this.comment(member) !== undefined) {
-          inherited.set(place, [...(inherited.get(place) ?? []), name]);
+          list.set(place, [...(list.get(place) ?? []), name]);
         }
         continue;
       }
@@ -343,8 +420,31 @@ class Walker {
       } else {
         sections.push(...this.own(member, qualified, importPath, importLine, owner));
       }
+      this.remember(member, symbol);
     }
-    return { sections, inherited: [...inherited].map(([place, names]) => ({ ...place, members: names })) };
+    return {
+      sections,
+      inherited: [
+        ...[...inherited].map(([place, names]) => ({ ...place, members: names })),
+        ...[...shared].map(([place, names]) => ({ ...place, members: names, shared: true as const })),
+      ],
+    };
+  }
+
+  /**
+   * The export whose page already documents a member's very declaration: one declared in a base or object type that
+   * is not exported itself, and reached again through another export (execa's `ExecaError` and `ExecaSyncError` both
+   * extend an unexported `CommonError`). The first page keeps it, the others count it as inherited from there.
+   */
+  private documentedBefore(member: TypeScript.Symbol, owner: TypeScript.Symbol): TypeScript.Symbol | undefined {
+    const declaration = member.valueDeclaration ?? member.declarations?.[0];
+    const first = declaration === undefined ? undefined : this.firstOwners.get(declaration);
+    return first !== undefined && first !== owner && this.places.has(first) ? first : undefined;
+  }
+
+  private remember(member: TypeScript.Symbol, owner: TypeScript.Symbol): void {
+    const declaration = member.valueDeclaration ?? member.declarations?.[0];
+    if (declaration !== undefined && !this.firstOwners.has(declaration)) this.firstOwners.set(declaration, owner);
   }
 
   /** A public member: named, not private or protected, not `_`- or `~`-named. */
@@ -381,6 +481,33 @@ class Walker {
     return same ? base.parent : undefined;
   }
 
+  /**
+   * The export a member without words of its own points to with `@see`, when the reference resolves to a member of
+   * the same name documented there: @types/lodash repeats each function on a dozen wrapper interfaces
+   * (`Collection.uniq`, `LoDashImplicitWrapper.uniq`) with nothing but `@see _.uniq`, and those copies, short and
+   * full of the signature's words, outranked the one that says what `uniq` does.
+   */
+  private pointedTo(member: TypeScript.Symbol, owner: TypeScript.Symbol): TypeScript.Symbol | undefined {
+    const { ts, checker } = this;
+    const own = this.comment(member);
+    if (own === undefined || own.doc !== '' || !own.tags.every((tag) => tag.name === 'see')) return undefined;
+    for (const declaration of member.declarations ?? []) {
+      for (const tag of ts.getJSDocTags(declaration)) {
+        const reference = ts.isJSDocSeeTag(tag) ? tag.name?.name : undefined;
+        const found = reference === undefined ? undefined : checker.getSymbolAtLocation(reference);
+        const target = found === undefined ? undefined : resolved(ts, checker, found);
+        const at = target?.valueDeclaration ?? target?.declarations?.[0];
+        if (target === undefined || at === undefined || target === member || target.getName() !== member.getName()) {
+          continue;
+        }
+        const parent = declaringOwner(checker, at);
+        if (parent === undefined || parent === owner || !this.claimed.has(parent)) continue;
+        if ((this.comment(target)?.doc ?? '') !== '') return parent;
+      }
+    }
+    return undefined;
+  }
+
   /** The member of an exported base of `owner` (a class's or interface's) that `member` overrides, and that base. */
   private overridden(
     member: TypeScript.Symbol,
@@ -408,15 +535,44 @@ class Walker {
     );
   }
 
-  /** The comment of a symbol, or undefined when a tag hides it. */
-  private comment(symbol: TypeScript.Symbol): Pick<Declared, 'doc' | 'tags'> | undefined {
+  /** The comment of a symbol, or undefined when a tag hides it; read once. */
+  private comment(symbol: TypeScript.Symbol): DocComment | undefined {
+    if (!this.comments.has(symbol)) this.comments.set(symbol, this.readComment(symbol));
+    return this.comments.get(symbol);
+  }
+
+  private readComment(symbol: TypeScript.Symbol): DocComment | undefined {
     const { ts, checker } = this;
-    const tags = symbol.getJsDocTags(checker).map((tag) => ({
-      name: tag.name,
-      text: ts.displayPartsToString(tag.text).trim(),
-    }));
+    // Overloads that each carry the same tag (`@see _.get` on twenty of them) say it once.
+    const tags = distinctTags(
+      symbol.getJsDocTags(checker).map((tag) => ({ name: tag.name, text: ts.displayPartsToString(tag.text).trim() })),
+    );
     if (tags.some((tag) => HIDDEN_TAGS.has(tag.name))) return undefined;
-    return { doc: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(), tags };
+    const declared = { doc: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(), tags };
+    return this.implementationComment(symbol, declared) ?? declared;
+  }
+
+  /**
+   * The comment of the implementation behind a function's or method's overloads, read from the package's shipped
+   * source (see `ImplementationComments`), when the declaration file has only its overloads' notes or nothing: the
+   * implementation's comment describes the function, an overload's one way of calling it. A deprecation every
+   * overload carries is the function's own and stays.
+   */
+  private implementationComment(symbol: TypeScript.Symbol, declared: DocComment): DocComment | undefined {
+    const { ts } = this;
+    if (this.implementations === undefined || !(symbol.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Method))) {
+      return undefined;
+    }
+    const declarations = symbol.declarations ?? [];
+    if (declarations.length < 2 && declared.doc !== '') return undefined;
+    const found = this.implementations.of(declarations);
+    if (found === undefined) return undefined;
+    const deprecated = declared.tags.find((tag) => tag.name === 'deprecated');
+    const everyOverload =
+      deprecated !== undefined &&
+      !found.tags.some((tag) => tag.name === 'deprecated') &&
+      declarations.every((d) => ts.getJSDocDeprecatedTag(d) !== undefined);
+    return { doc: found.doc, tags: distinctTags(everyOverload ? [deprecated, ...found.tags] : found.tags) };
   }
 }
 
@@ -454,6 +610,17 @@ function sameComment(
       .map((tag) => `${tag.name} ${tag.text}`)
       .join('\n');
   return a.doc === b.doc && tags(a) === tags(b);
+}
+
+/** Tags without repeats, in order. */
+function distinctTags(tags: readonly DocComment['tags'][number][]): DocComment['tags'][number][] {
+  const seen = new Set<string>();
+  return tags.filter((tag) => {
+    const key = `${tag.name}\0${tag.text}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A signature with one type name for another, as a whole word: `Transaction<DB>` → `Kysely<DB>`. */

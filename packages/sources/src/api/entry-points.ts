@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type TypeScript from 'typescript';
 
@@ -57,6 +58,7 @@ export function resolveEntryPoints(
   runtime: PackageFolder,
   manifest: Record<string, unknown>,
   types: { readonly folder: PackageFolder; readonly manifest: Record<string, unknown> } | undefined,
+  docsText = '',
 ): EntryPoint[] {
   const found: EntryPoint[] = [];
   const seen = new Set<string>();
@@ -71,7 +73,8 @@ export function resolveEntryPoints(
   const options = resolution(ts);
   const cache = ts.createModuleResolutionCache(runtime.dir, (file) => file, options);
   const resolver = { ts, options, cache };
-  for (const subpath of publicSubpaths(manifest)) {
+  const subpaths = [...publicSubpaths(manifest), ...siblingSubpaths(runtime, manifest, docsText)];
+  for (const subpath of [...new Set(subpaths)]) {
     const importPath = subpath === '.' ? runtime.name : `${runtime.name}/${subpath.slice(2)}`;
     const own = resolveDeclaration(resolver, runtime, subpath);
     if (own !== undefined || !types) add(importPath, own, false);
@@ -80,6 +83,45 @@ export function resolveEntryPoints(
     }
   }
   return found;
+}
+
+// A folder of modules past this many declaration files (a locale per file) is a catalogue, not an API.
+const MAX_SIBLINGS = 100;
+
+/**
+ * The subpaths beside those a package's README or docs import from a folder
+ * of it, when it has no exports map (so any file is importable): dayjs's
+ * README imports `dayjs/plugin/advancedFormat`, and each of the other
+ * declaration files in `plugin/` is imported the same way
+ * (`dayjs/plugin/relativeTime`). A folder with more than `MAX_SIBLINGS`
+ * declaration files is left out.
+ *
+ * @example
+ * siblingSubpaths(dayjs, manifest, "import advancedFormat from 'dayjs/plugin/advancedFormat'");
+ * // → ['./plugin/advancedFormat', './plugin/arraySupport', …, './plugin/relativeTime', …]
+ */
+export function siblingSubpaths(runtime: PackageFolder, manifest: Record<string, unknown>, docsText: string): string[] {
+  if (manifest.exports !== undefined || docsText === '') return [];
+  const folders = new Set<string>();
+  const escaped = runtime.name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  // A module specifier is a string in code: quoted, or in backticks as prose names one (as `isShownEntryPoint` reads).
+  for (const found of docsText.matchAll(new RegExp(`(['"\`])${escaped}/([\\w@.-]+(?:/[\\w@.-]+)*)\\1`, 'g'))) {
+    const folder = path.posix.dirname(found[2] ?? '');
+    if (folder !== '.' && !folder.split('/').includes('..')) folders.add(folder);
+  }
+  const subpaths: string[] = [];
+  for (const folder of folders) {
+    let names: string[];
+    try {
+      names = readdirSync(path.join(runtime.dir, ...folder.split('/')));
+    } catch {
+      continue;
+    }
+    const modules = names.filter((name) => /\.d\.ts$/.test(name) && name !== 'index.d.ts').sort();
+    if (modules.length > MAX_SIBLINGS) continue;
+    subpaths.push(...modules.map((name) => `./${folder}/${name.slice(0, -'.d.ts'.length)}`));
+  }
+  return subpaths;
 }
 
 /** Bundler resolution: the exports map with the `types` and `import` conditions, and the node10 fallbacks (typesVersions, main). */

@@ -7,6 +7,7 @@ import { type PackageFolder, resolveEntryPoints } from './entry-points.js';
 import { isShownEntryPoint } from './entry-roles.js';
 import { type ApiPage, apiPages } from './markdown.js';
 import { docsMentions } from './mentions.js';
+import { ImplementationComments, SOURCE_LIMITS } from './source-comments.js';
 
 export type { PackageFolder } from './entry-points.js';
 export type { ApiPage } from './markdown.js';
@@ -69,6 +70,7 @@ async function readApi(
     runtime,
     manifest,
     types && typesManifest ? { folder: types, manifest: typesManifest } : undefined,
+    docs.join('\n'),
   );
   if (entries.length === 0) return { pages: [], fromTypes: false, warnings: [] };
   const readable = await readableFolders([
@@ -89,7 +91,10 @@ async function readApi(
     const real = ts.sys.realpath?.(file) ?? file;
     return own.some((dir) => real.startsWith(dir));
   };
-  const declared = apiSections(ts, program, entries, (warning) => warnings.push(warning), isOwnFile);
+  const warn = (warning: string) => warnings.push(warning);
+  // Comments the declaration files lost (an overloaded function's), from the sources the package ships beside them.
+  const implementations = new ImplementationComments(ts, isOwnFile, SOURCE_LIMITS, warn);
+  const declared = apiSections(ts, program, entries, warn, isOwnFile, implementations);
   // The docs' paragraphs that name an API lend it their words.
   const mentions = docsMentions(ts, docs, declared);
   const sections = declared.map((section, i) => {

@@ -114,14 +114,17 @@ function sectionMarkdown(section: ApiSection, linkTo: (place: Place) => string |
 }
 
 /**
- * What a class or interface inherits from one export: how many members, and a link to where they are documented.
+ * What a class or interface inherits from one export (or shares with it: see `Inherited.shared`): how many members, and
+ * a link to where they are documented.
  * Not their names: a list of thirty names on each of forty subclasses matches every question about any of them
  * (measured in docs/ranking.md, "Inherited members").
  */
 function inheritedLine(from: Inherited, link: string | undefined): string {
   const where = link === undefined ? `\`${from.exportName}\`` : `[\`${from.exportName}\`](${link})`;
   const count = from.members.length === 1 ? 'one member' : `${from.members.length} members`;
-  return `Inherits ${count} from ${where}, documented there.`;
+  return from.shared
+    ? `Shares ${count} with ${where}, documented there.`
+    : `Inherits ${count} from ${where}, documented there.`;
 }
 
 // Tags listed as `- name: text`, one line per name.
