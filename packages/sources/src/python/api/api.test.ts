@@ -20,7 +20,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'docs-python-api-'));
   project = path.join(dir, 'project');
   await writeFiles(project, {
-    'requirements.txt': 'pydantic-like\nrequests-like\ncompiled\nmodel-lib\nyaml-like\nnamespaced-thing\nbroken\n',
+    'requirements.txt':
+      'pydantic-like\nrequests-like\nplugin-lib\ncompiled\nmodel-lib\nyaml-like\nnamespaced-thing\nbroken\n',
   });
   site = await layOutVenv(project, [
     {
@@ -117,6 +118,34 @@ beforeAll(async () => {
         ].join('\n'),
       },
     },
+    {
+      // Modules beside the package's own: a plugin for a tool it does not require, one needing a requirement (under
+      // another import name), one a requirement's requirement, an optional import, and a test suite it ships.
+      name: 'plugin-lib',
+      version: '1.0.0',
+      requires: ['Markdown-Like>=1', 'mypy-like>=1.0; extra == "mypy"'],
+      files: {
+        'pluglib/__init__.py': 'from .core import run\n',
+        'pluglib/core.py': 'import json\nimport mdlike\nfrom . import render\ndef run():\n    """Run it."""\n',
+        'pluglib/render.py': 'import os.path\nfrom mdlike.parser import parse\ndef render():\n    """Render it."""\n',
+        'pluglib/deep.py': 'import deeplib\ndef deep():\n    """Go deep."""\n',
+        'pluglib/optional.py': [
+          'try:',
+          '    import tornadoish',
+          'except ImportError:',
+          '    tornadoish = None',
+          'def wrap():',
+          '    """Wrap it."""',
+        ].join('\n'),
+        'pluglib/mypy.py':
+          'from mypylike.plugin import Plugin\ndef plugin(version):\n    """The type checker entry point."""\n',
+        'pluglib/suite/__init__.py': '',
+        'pluglib/suite/test_things.py': 'class ThingTest:\n    def test_a(self):\n        """A test."""\n',
+        'pluglib/suite/things_test.py': 'def test_b():\n    """Another test."""\n',
+      },
+    },
+    { name: 'markdown-like', version: '1.0.0', requires: ['deep-lib'], files: { 'mdlike/__init__.py': '' } },
+    { name: 'deep-lib', version: '1.0.0', files: { 'deeplib.py': '' } },
     {
       // A compiled core: a .so and its stub, and a pure-Python module beside them.
       name: 'compiled',
@@ -246,6 +275,23 @@ describe('Python API pages', () => {
       /### BaseModel\.dict\n\nMethod of `BaseModel` · `from pydlike import BaseModel`\n\nDeprecated: Use `model_dump` instead\.\n\nOld\./,
     );
     expect(Object.values(files).join('\n')).not.toMatch(/_private|helper|test_x/);
+  });
+
+  it('puts a module needing a tool the package does not require under api/other-entry-points/, and no test module', async () => {
+    const { files, warnings } = await staged('plugin-lib');
+    expect(warnings).toEqual([]);
+    expect(
+      Object.keys(files)
+        .filter((file) => file.startsWith('api/'))
+        .sort(),
+    ).toEqual([
+      'api/other-entry-points/pluglib/mypy/index.md',
+      'api/pluglib/deep/index.md',
+      'api/pluglib/index.md',
+      'api/pluglib/optional/index.md',
+      'api/pluglib/render/index.md',
+    ]);
+    expect(files['api/other-entry-points/pluglib/mypy/index.md']).toContain('## plugin');
   });
 
   it('takes what a package without __all__ defines and imports from itself, and reST fields and roles', async () => {

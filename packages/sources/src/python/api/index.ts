@@ -4,6 +4,7 @@ import { recordedFiles } from '../environment.js';
 import { type PythonApiPage, pythonApiPages } from './markdown.js';
 import { interpretersFor, type ModuleFile, type PythonDef, type PythonModule, parseModules } from './parse-modules.js';
 import { isPublicModule, publicObjects } from './resolve.js';
+import { requiredImports, toolModules } from './tool-modules.js';
 
 export type { PythonApiPage } from './markdown.js';
 
@@ -33,7 +34,8 @@ export interface DistributionFolder {
  * The API of an installed Python distribution as markdown pages, read, never run: its modules from its RECORD (and
  * those of its stub distribution, `types-…` or `…-stubs`, whose `.pyi` files give the signatures where the runtime
  * ships none, as for a compiled module), parsed with Python's `ast` (parse-modules.ts), the public names followed to
- * their definitions (resolve.ts), written as pages (markdown.ts). A file outside its `site-packages` is not read;
+ * their definitions (resolve.ts), written as pages (markdown.ts). A module that serves another tool (tool-modules.ts:
+ * `pydantic.mypy`) has its pages under `api/other-entry-points/`. A file outside its `site-packages` is not read;
  * past the limits the rest is left out with a warning.
  */
 export async function pythonApi(
@@ -111,10 +113,12 @@ export async function pythonApi(
   }
   const modules = mergeStubs(parsed.filter((m) => m.error === undefined));
   const own = new Set(modules.keys());
+  // Plugins for other tools (a type checker's, a test runner's) answer after the modules users import.
+  const tools = toolModules(modules, await requiredImports(site, runtime.dir));
   await followOtherDistributions(modules, site, limits, await interpretersFor(site));
   const objects = publicObjects(modules, own);
   const moduleDocs = new Map([...modules].map(([name, module]) => [name, module.doc ?? '']));
-  const pages = pythonApiPages(objects, moduleDocs);
+  const pages = pythonApiPages(objects, moduleDocs, (module) => !tools.has(module));
   const stubbed = new Set([...sources].filter(([, entry]) => entry.stub && entry.pyi !== undefined).map(([m]) => m));
   return { pages, fromStubs: pages.some((page) => stubbed.has(page.module)), warnings };
 }

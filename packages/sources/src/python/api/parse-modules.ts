@@ -25,6 +25,10 @@ export interface PythonImport {
   readonly local: string;
   readonly module: string;
   readonly name: string | null;
+  /** Under an `if` or a `try` at module level (`TYPE_CHECKING`, an optional dependency): not needed to load it. */
+  readonly conditional?: boolean;
+  /** An absolute import of the interpreter's standard library. */
+  readonly stdlib?: boolean;
 }
 
 /** What one module defines and imports. */
