@@ -119,11 +119,11 @@ beforeAll(async () => {
       },
     },
     {
-      // Modules beside the package's own: a plugin for a tool it does not require, one needing a requirement (under
+      // Modules beside the package's own: a plugin for a tool only an extra requires, one needing a requirement (under
       // another import name), one a requirement's requirement, an optional import, and a test suite it ships.
       name: 'plugin-lib',
       version: '1.0.0',
-      requires: ['Markdown-Like>=1', 'mypy-like>=1.0; extra == "mypy"'],
+      requires: ['Markdown-Like>=1', 'mypylike>=1.0; extra == "mypy"'],
       files: {
         'pluglib/__init__.py': 'from .core import run\n',
         'pluglib/core.py': 'import json\nimport mdlike\nfrom . import render\ndef run():\n    """Run it."""\n',
