@@ -21,7 +21,7 @@ beforeAll(async () => {
   project = path.join(dir, 'project');
   await writeFiles(project, {
     'requirements.txt':
-      'pydantic-like\nrequests-like\nplugin-lib\ncompiled\nmodel-lib\nyaml-like\nnamespaced-thing\nbroken\n',
+      'pydantic-like\nrequests-like\nplugin-lib\nexample-lib\ncompiled\nmodel-lib\nyaml-like\nnamespaced-thing\nbroken\n',
   });
   site = await layOutVenv(project, [
     {
@@ -146,6 +146,42 @@ beforeAll(async () => {
     },
     { name: 'markdown-like', version: '1.0.0', requires: ['deep-lib'], files: { 'mdlike/__init__.py': '' } },
     { name: 'deep-lib', version: '1.0.0', files: { 'deeplib.py': '' } },
+    {
+      // A markdown README whose paragraphs introduce Python examples: a console session, a script, one calling many.
+      name: 'example-lib',
+      version: '1.0.0',
+      description: [
+        '# Example lib',
+        '',
+        'Make the output of the REPL pretty, in colour.',
+        '',
+        '```pycon',
+        '>>> from exlib import pretty',
+        '>>> pretty.install()',
+        '```',
+        '',
+        'Print a report of any object:',
+        '',
+        '```python',
+        'from exlib import inspect',
+        'inspect(obj)',
+        '```',
+        '',
+        'Everything at once:',
+        '',
+        '```python',
+        'one(); two(); three(); four()',
+        '```',
+        '',
+      ].join('\n'),
+      files: {
+        'exlib/__init__.py': 'from .report import inspect\n',
+        'exlib/report.py': 'def inspect(obj):\n    """Report on an object."""\n',
+        'exlib/pretty.py': 'def install():\n    """Install the pretty printer."""\n',
+        'exlib/traceback.py': 'def install():\n    """Install the traceback handler."""\n',
+        'exlib/many.py': ['one', 'two', 'three', 'four'].map((n) => `def ${n}():\n    """${n}."""\n`).join(''),
+      },
+    },
     {
       // A compiled core: a .so and its stub, and a pure-Python module beside them.
       name: 'compiled',
@@ -292,6 +328,18 @@ describe('Python API pages', () => {
       'api/pluglib/render/index.md',
     ]);
     expect(files['api/other-entry-points/pluglib/mypy/index.md']).toContain('## plugin');
+  });
+
+  it('quotes the README paragraph that introduces a Python example in the section of the API it calls', async () => {
+    const { files, warnings } = await staged('example-lib');
+    expect(warnings).toEqual([]);
+    // `pretty.install()` names its module: the other `install` is not the one the example calls.
+    expect(files['api/exlib/pretty/index.md']).toContain('In the docs: Make the output of the REPL pretty, in colour.');
+    expect(files['api/exlib/traceback/index.md']).not.toContain('In the docs');
+    expect(files['api/exlib/index.md']).toContain('## inspect');
+    expect(files['api/exlib/index.md']).toContain('In the docs: Print a report of any object:');
+    // An example calling four APIs shows how they fit together, not what any one does.
+    expect(files['api/exlib/many/index.md']).not.toContain('In the docs');
   });
 
   it('takes what a package without __all__ defines and imports from itself, and reST fields and roles', async () => {

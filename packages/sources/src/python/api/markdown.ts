@@ -72,6 +72,7 @@ function objectSection(object: PythonObject): string {
     : '';
   const parts = [`## ${object.name}`, `\`${importLine(object)}\` · ${def.kind}${aliases}`];
   pushBody(parts, [def]);
+  for (const passage of object.mentions ?? []) parts.push(`In the docs: ${passage}`);
   const fields = (def.members ?? []).filter(isField);
   if (fields.length > 0) parts.push(`**Fields:**\n\n${fields.map(fieldItem).join('\n')}`);
   const signatures =
@@ -95,6 +96,7 @@ function memberSection(owner: PythonObject, group: readonly PythonDef[]): string
     `${label(implementation.kind)} of \`${owner.name}\` · \`${importLine(owner)}\``,
   ];
   pushBody(parts, group);
+  for (const passage of owner.memberMentions?.get(first.name) ?? []) parts.push(`In the docs: ${passage}`);
   const signatures = [
     ...group.filter((d) => d.overload).map((d) => `@overload\n${d.signature}`),
     ...(implementation.overload ? [] : [implementation.signature]),

@@ -85,11 +85,17 @@ export async function parseModules(files: readonly ModuleFile[], options: ParseO
   throw new Error(`could not parse the Python files: ${lastError?.message ?? 'no interpreter'}`);
 }
 
-function runPython(interpreter: string, input: string, timeoutMs: number): Promise<string> {
+/** Runs `script` (default: the module parser) with `interpreter`, isolated (`-I -S`), `input` on its stdin. */
+export function runPython(
+  interpreter: string,
+  input: string,
+  timeoutMs: number,
+  script: string = INSPECT_SCRIPT,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       interpreter,
-      ['-I', '-S', '-X', 'utf8', '-c', INSPECT_SCRIPT],
+      ['-I', '-S', '-X', 'utf8', '-c', script],
       { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
       (error, stdout, stderr) => {
         if (error) {

@@ -11,6 +11,10 @@ export interface PythonObject {
   readonly overloads: readonly string[];
   /** Other public modules that export it, as `module.name`. */
   readonly aliases: readonly string[];
+  /** The README's paragraphs introducing an example that calls it (readme-examples.ts). */
+  readonly mentions?: readonly string[];
+  /** The same for its members, by member name. */
+  readonly memberMentions?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
