@@ -190,6 +190,23 @@ beforeAll(async () => {
       ],
     ],
     [
+      // A type checker's plugin shipped inside a library (as `pydantic.mypy`): its only page in a question's words.
+      'checkerplugin',
+      [
+        page('api/other-entry-points/plugin/Transformer.md', 'checkerplugin.plugin API', [
+          [['Transformer', 'Transformer.serialize'], 'serialize(model): turn a record into a mapping of its fields'],
+        ]),
+      ],
+    ],
+    [
+      'recordlib',
+      [
+        page('api/Record.md', 'recordlib API', [
+          [['Record', 'Record.dump'], 'dump(): the record as a mapping of its fields'],
+        ]),
+      ],
+    ],
+    [
       // Version 1.0.0, shipping its next major's API beside its own (as zod 3.25 ships `zod/v4`), in the same words.
       'dualapi',
       [
@@ -240,6 +257,17 @@ describe('ranking', () => {
       ranking: { entryPointWeight: 1 },
     });
     expect(unweighted.results[0]?.path).toBe('api/other-entry-points/node/UserConfig.md');
+  });
+
+  it("keeps a tooling entry point's weight across libraries when it is its library's best answer", async () => {
+    const question = 'record as a mapping of its fields';
+    const answer = await searchAll(store, question, { format: 'index', ranking: { drop: 0 } });
+    expect(answer.results.map((r) => r.library)).toEqual(['recordlib@1.0.0', 'checkerplugin@1.0.0']);
+    // Its library's best, yet half of what it would be without the weight: normalising within the library does not
+    // lift it back to 1.
+    expect(answer.results[1]?.score).toBeLessThan(0.6);
+    const unweighted = await searchAll(store, question, { format: 'index', ranking: { drop: 0, entryPointWeight: 1 } });
+    expect(unweighted.results.find((r) => r.library === 'checkerplugin@1.0.0')?.score).toBeGreaterThan(0.9);
   });
 
   it("does not take a release note's heading naming an API for the section documenting it", async () => {

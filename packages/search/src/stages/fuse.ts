@@ -1,5 +1,6 @@
 import { convexFusion, type FusedScore, fuseScores, reciprocalRankFusion } from '@docs/rank';
 import type { ChunkHit } from '@docs/store';
+import { isOtherEntryPointPage } from '../history.js';
 import { shareOfBest } from '../hybrid.js';
 import { heldShare } from '../idf.js';
 import type { RankingConfig } from '../ranking.js';
@@ -73,9 +74,12 @@ export function fusePhrasings(
   const { fused, plain } = similarity
     ? withQuestionVector(lexical, lexicalPlain, similarity, phrasings, ranking)
     : { fused: lexical, plain: lexicalPlain };
-  // Fused scores can pass 1; each library's best goes back to 1, as with one phrasing.
-  const top = fused[0]?.score ?? 0;
-  const topPlain = Math.max(0, ...plain.values());
+  // Fused scores can pass 1; each library's best goes back to 1, as with one phrasing, unless its best is a section
+  // the entry-point weight kept down: the scale's top is then what that section would score without the weight, so
+  // the weight holds in the merged list too (a library whose best answer is `pydantic.mypy` gives it half).
+  const weightOf = entryWeights(hits, ranking);
+  const top = ceiling(fused, (f) => f.score, weightOf);
+  const topPlain = ceiling(fused, (f) => plain.get(f.id) ?? 0, weightOf);
   const list: Candidate[] = [];
   for (const f of fused) {
     const wordsAlone = plain.get(f.id) ?? 0;
@@ -111,6 +115,23 @@ export function fusePhrasings(
     holdsRarest ||= r >= 0 && h.list.some((c) => c.held.includes(r));
   }
   return { list, coverage, information: informationHeld, holdsRarest, holdsAll };
+}
+
+/** Each found section's entry-point weight (signals.ts), by id: less than 1 only on another entry point's page. */
+function entryWeights(hits: readonly PhrasingHits[], ranking: RankingConfig): (id: string) => number {
+  const other = new Set<string>();
+  for (const h of hits) for (const c of h.list) if (isOtherEntryPointPage(c.hit.path)) other.add(String(c.hit.id));
+  return (id) => (other.has(id) ? ranking.entryPointWeight : 1);
+}
+
+/** The best of `score` over `fused`, each with its entry-point weight undone (a weight of 0 leaves the score as it is). */
+function ceiling(fused: readonly FusedScore[], score: (f: FusedScore) => number, weightOf: (id: string) => number) {
+  let best = 0;
+  for (const f of fused) {
+    const weight = weightOf(f.id);
+    best = Math.max(best, weight > 0 ? score(f) / weight : score(f));
+  }
+  return best;
 }
 
 /**

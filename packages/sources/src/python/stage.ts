@@ -27,6 +27,8 @@ export async function stagePythonDocs(
 ): Promise<Staged> {
   const files: string[] = [];
   const warnings: string[] = [];
+  // A markdown README's examples lend their words to the API they call (readme-examples.ts).
+  const readmes: string[] = [];
   // Each part fails alone (as npm staging's do): a README that cannot be written still leaves the API pages, and an
   // API that cannot be read leaves the README.
   await alone('README left out', warnings, async () => {
@@ -36,6 +38,7 @@ export async function stagePythonDocs(
     // Core metadata: without a content type the description is reStructuredText.
     const type = headers.get('description-content-type')?.toLowerCase() ?? 'text/x-rst';
     const file = type.includes('markdown') ? 'README.md' : type.includes('plain') ? 'README.txt' : 'README.rst';
+    if (file === 'README.md') readmes.push(description);
     // A markdown long description is most often the project's README, with its badges and HTML front page.
     await writeFile(path.join(dir, file), file === 'README.md' ? cleanReadme(description) : description);
     files.push(file);
@@ -43,7 +46,7 @@ export async function stagePythonDocs(
   let fromTypes = false;
   if (options.api) {
     await alone('no API pages', warnings, async () => {
-      const api = await pythonApi(dependency, dependency.types, options);
+      const api = await pythonApi(dependency, dependency.types, options, readmes);
       await writePages(dir, api.pages);
       files.push(...api.pages.map((page) => page.file));
       fromTypes = api.fromStubs;

@@ -9,6 +9,8 @@ export interface TestDistribution {
   readonly version: string;
   readonly summary?: string;
   readonly description?: string;
+  /** Its `Requires-Dist` headers (`markdown-like>=1`, `mypy-like; extra == "mypy"`). */
+  readonly requires?: readonly string[];
   readonly files?: Readonly<Record<string, string>>;
 }
 
@@ -36,6 +38,7 @@ export async function layOutVenv(
     const metadata =
       `Metadata-Version: 2.1\nName: ${distribution.name}\nVersion: ${distribution.version}\n` +
       (distribution.summary ? `Summary: ${distribution.summary}\n` : '') +
+      (distribution.requires ?? []).map((requirement) => `Requires-Dist: ${requirement}\n`).join('') +
       (distribution.description ? `Description-Content-Type: text/markdown\n\n${distribution.description}\n` : '');
     const record = [...Object.keys(files), `${distInfo}/METADATA`, `${distInfo}/RECORD`]
       .map((file) => `${file.includes(',') ? `"${file}"` : file},sha256=x,1`)

@@ -20,7 +20,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'docs-python-api-'));
   project = path.join(dir, 'project');
   await writeFiles(project, {
-    'requirements.txt': 'pydantic-like\nrequests-like\ncompiled\nmodel-lib\nyaml-like\nnamespaced-thing\nbroken\n',
+    'requirements.txt':
+      'pydantic-like\nrequests-like\nplugin-lib\nexample-lib\ncompiled\nmodel-lib\nyaml-like\nnamespaced-thing\nbroken\n',
   });
   site = await layOutVenv(project, [
     {
@@ -115,6 +116,70 @@ beforeAll(async () => {
           '        """Raises :class:`HTTPError`, if one occurred."""',
           'def _private(): ...',
         ].join('\n'),
+      },
+    },
+    {
+      // Modules beside the package's own: a plugin for a tool only an extra requires, one needing a requirement (under
+      // another import name), one a requirement's requirement, an optional import, and a test suite it ships.
+      name: 'plugin-lib',
+      version: '1.0.0',
+      requires: ['Markdown-Like>=1', 'mypylike>=1.0; extra == "mypy"'],
+      files: {
+        'pluglib/__init__.py': 'from .core import run\n',
+        'pluglib/core.py': 'import json\nimport mdlike\nfrom . import render\ndef run():\n    """Run it."""\n',
+        'pluglib/render.py': 'import os.path\nfrom mdlike.parser import parse\ndef render():\n    """Render it."""\n',
+        'pluglib/deep.py': 'import deeplib\ndef deep():\n    """Go deep."""\n',
+        'pluglib/optional.py': [
+          'try:',
+          '    import tornadoish',
+          'except ImportError:',
+          '    tornadoish = None',
+          'def wrap():',
+          '    """Wrap it."""',
+        ].join('\n'),
+        'pluglib/mypy.py':
+          'from mypylike.plugin import Plugin\ndef plugin(version):\n    """The type checker entry point."""\n',
+        'pluglib/suite/__init__.py': '',
+        'pluglib/suite/test_things.py': 'class ThingTest:\n    def test_a(self):\n        """A test."""\n',
+        'pluglib/suite/things_test.py': 'def test_b():\n    """Another test."""\n',
+      },
+    },
+    { name: 'markdown-like', version: '1.0.0', requires: ['deep-lib'], files: { 'mdlike/__init__.py': '' } },
+    { name: 'deep-lib', version: '1.0.0', files: { 'deeplib.py': '' } },
+    {
+      // A markdown README whose paragraphs introduce Python examples: a console session, a script, one calling many.
+      name: 'example-lib',
+      version: '1.0.0',
+      description: [
+        '# Example lib',
+        '',
+        'Make the output of the REPL pretty, in colour.',
+        '',
+        '```pycon',
+        '>>> from exlib import pretty',
+        '>>> pretty.install()',
+        '```',
+        '',
+        'Print a report of any object:',
+        '',
+        '```python',
+        'from exlib import inspect',
+        'inspect(obj)',
+        '```',
+        '',
+        'Everything at once:',
+        '',
+        '```python',
+        'one(); two(); three(); four()',
+        '```',
+        '',
+      ].join('\n'),
+      files: {
+        'exlib/__init__.py': 'from .report import inspect\n',
+        'exlib/report.py': 'def inspect(obj):\n    """Report on an object."""\n',
+        'exlib/pretty.py': 'def install():\n    """Install the pretty printer."""\n',
+        'exlib/traceback.py': 'def install():\n    """Install the traceback handler."""\n',
+        'exlib/many.py': ['one', 'two', 'three', 'four'].map((n) => `def ${n}():\n    """${n}."""\n`).join(''),
       },
     },
     {
@@ -246,6 +311,35 @@ describe('Python API pages', () => {
       /### BaseModel\.dict\n\nMethod of `BaseModel` · `from pydlike import BaseModel`\n\nDeprecated: Use `model_dump` instead\.\n\nOld\./,
     );
     expect(Object.values(files).join('\n')).not.toMatch(/_private|helper|test_x/);
+  });
+
+  it('puts a module needing a tool the package does not require under api/other-entry-points/, and no test module', async () => {
+    const { files, warnings } = await staged('plugin-lib');
+    expect(warnings).toEqual([]);
+    expect(
+      Object.keys(files)
+        .filter((file) => file.startsWith('api/'))
+        .sort(),
+    ).toEqual([
+      'api/other-entry-points/pluglib/mypy/index.md',
+      'api/pluglib/deep/index.md',
+      'api/pluglib/index.md',
+      'api/pluglib/optional/index.md',
+      'api/pluglib/render/index.md',
+    ]);
+    expect(files['api/other-entry-points/pluglib/mypy/index.md']).toContain('## plugin');
+  });
+
+  it('quotes the README paragraph that introduces a Python example in the section of the API it calls', async () => {
+    const { files, warnings } = await staged('example-lib');
+    expect(warnings).toEqual([]);
+    // `pretty.install()` names its module: the other `install` is not the one the example calls.
+    expect(files['api/exlib/pretty/index.md']).toContain('In the docs: Make the output of the REPL pretty, in colour.');
+    expect(files['api/exlib/traceback/index.md']).not.toContain('In the docs');
+    expect(files['api/exlib/index.md']).toContain('## inspect');
+    expect(files['api/exlib/index.md']).toContain('In the docs: Print a report of any object:');
+    // An example calling four APIs shows how they fit together, not what any one does.
+    expect(files['api/exlib/many/index.md']).not.toContain('In the docs');
   });
 
   it('takes what a package without __all__ defines and imports from itself, and reST fields and roles', async () => {

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { recordedFiles } from '../environment.js';
 import { type PythonApiPage, pythonApiPages } from './markdown.js';
 import { interpretersFor, type ModuleFile, type PythonDef, type PythonModule, parseModules } from './parse-modules.js';
-import { isPublicModule, publicObjects } from './resolve.js';
+import { readmeExamples } from './readme-examples.js';
+import { isPublicModule, type PythonObject, publicObjects } from './resolve.js';
+import { requiredImports, toolModules } from './tool-modules.js';
 
 export type { PythonApiPage } from './markdown.js';
 
@@ -33,13 +35,15 @@ export interface DistributionFolder {
  * The API of an installed Python distribution as markdown pages, read, never run: its modules from its RECORD (and
  * those of its stub distribution, `types-…` or `…-stubs`, whose `.pyi` files give the signatures where the runtime
  * ships none, as for a compiled module), parsed with Python's `ast` (parse-modules.ts), the public names followed to
- * their definitions (resolve.ts), written as pages (markdown.ts). A file outside its `site-packages` is not read;
+ * their definitions (resolve.ts), written as pages (markdown.ts). A module that serves another tool (tool-modules.ts:
+ * `pydantic.mypy`) has its pages under `api/other-entry-points/`. A file outside its `site-packages` is not read;
  * past the limits the rest is left out with a warning.
  */
 export async function pythonApi(
   runtime: DistributionFolder,
   stubs: DistributionFolder | undefined,
   limits: PythonApiLimits,
+  readmes: readonly string[] = [],
 ): Promise<PythonApiDocs> {
   const warnings: string[] = [];
   const site = await realpath(path.dirname(runtime.dir));
@@ -111,12 +115,56 @@ export async function pythonApi(
   }
   const modules = mergeStubs(parsed.filter((m) => m.error === undefined));
   const own = new Set(modules.keys());
+  // Plugins for other tools (a type checker's, a test runner's) answer after the modules users import.
+  const tools = toolModules(modules, await requiredImports(site, runtime.dir));
   await followOtherDistributions(modules, site, limits, await interpretersFor(site));
-  const objects = publicObjects(modules, own);
+  const objects = await withExamples(publicObjects(modules, own), readmes, site, limits, warnings);
   const moduleDocs = new Map([...modules].map(([name, module]) => [name, module.doc ?? '']));
-  const pages = pythonApiPages(objects, moduleDocs);
+  const pages = pythonApiPages(objects, moduleDocs, (module) => !tools.has(module));
   const stubbed = new Set([...sources].filter(([, entry]) => entry.stub && entry.pyi !== undefined).map(([m]) => m));
   return { pages, fromStubs: pages.some((page) => stubbed.has(page.module)), warnings };
+}
+
+/**
+ * The objects with the README paragraphs that introduce an example calling them, or their members (readmeExamples);
+ * where the examples cannot be read, as they are, with a warning.
+ */
+async function withExamples(
+  objects: readonly PythonObject[],
+  readmes: readonly string[],
+  site: string,
+  limits: PythonApiLimits,
+  warnings: string[],
+): Promise<PythonObject[]> {
+  if (readmes.length === 0) return [...objects];
+  const targets: { object: number; member?: string; name: string; module: string }[] = [];
+  for (const [i, object] of objects.entries()) {
+    targets.push({ object: i, name: object.name, module: object.module });
+    for (const member of object.def.members ?? []) {
+      if (member.name.startsWith('_') || member.kind === 'field' || member.kind === 'attribute') continue;
+      targets.push({ object: i, member: member.name, name: `${object.name}.${member.name}`, module: object.module });
+    }
+  }
+  let lent: Map<number, string[]>;
+  try {
+    lent = await readmeExamples(readmes, targets, await interpretersFor(site), limits.timeoutMs);
+  } catch (error) {
+    warnings.push(`the README's examples lend no words to the API: ${(error as Error).message}`);
+    return [...objects];
+  }
+  const result = [...objects];
+  for (const [index, passages] of lent) {
+    const target = targets[index];
+    const object = target === undefined ? undefined : result[target.object];
+    if (!target || !object) continue;
+    if (target.member === undefined) result[target.object] = { ...object, mentions: passages };
+    else {
+      const members = new Map(object.memberMentions ?? []);
+      members.set(target.member, passages);
+      result[target.object] = { ...object, memberMentions: members };
+    }
+  }
+  return result;
 }
 
 // Modules of other distributions read to follow re-exports (pydantic's ValidationError from pydantic_core), and how

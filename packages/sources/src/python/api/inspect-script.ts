@@ -112,27 +112,46 @@ def literal_names(node):
         return literal_names(node.left) + literal_names(node.right)
     return []
 
+STDLIB = {}
+
+def is_stdlib(name):
+    top = name.split('.')[0]
+    if top not in STDLIB:
+        names = getattr(sys, 'stdlib_module_names', None)
+        if names is not None:
+            STDLIB[top] = top in names or top in sys.builtin_module_names
+        else:
+            # Before 3.10: run isolated and without site-packages, what the interpreter finds is its standard library.
+            # Finding a top-level module's spec reads the file system; it imports nothing.
+            try:
+                import importlib.util
+                STDLIB[top] = top != '' and importlib.util.find_spec(top) is not None
+            except (ImportError, ValueError):
+                STDLIB[top] = False
+    return STDLIB[top]
+
 def module_info(entry, source):
     tree = ast.parse(source, filename=entry['path'])
     module, is_package = entry['module'], entry['package']
     info = {'module': module, 'path': entry['path'], 'doc': ast.get_docstring(tree) or '', 'all': None, 'imports': [], 'defs': []}
     seen = set()
-    def visit(body):
+    # An import under an if or a try (TYPE_CHECKING, an optional dependency) is not one the module needs to load.
+    def visit(body, conditional=False):
         for index, node in enumerate(body):
             following = body[index + 1] if index + 1 < len(body) else None
             if isinstance(node, ast.If) or isinstance(node, ast.Try) or (hasattr(ast, 'TryStar') and isinstance(node, ast.TryStar)):
-                visit(node.body)
+                visit(node.body, True)
                 for handler in getattr(node, 'handlers', []):
-                    visit(handler.body)
-                visit(node.orelse)
-                visit(getattr(node, 'finalbody', []))
+                    visit(handler.body, True)
+                visit(node.orelse, True)
+                visit(getattr(node, 'finalbody', []), True)
             elif isinstance(node, ast.ImportFrom):
                 source_module = absolute(module, is_package, node.level, node.module)
                 for alias in node.names:
-                    info['imports'].append({'local': alias.asname or alias.name, 'module': source_module, 'name': alias.name})
+                    info['imports'].append({'local': alias.asname or alias.name, 'module': source_module, 'name': alias.name, 'conditional': conditional, 'stdlib': node.level == 0 and is_stdlib(source_module)})
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    info['imports'].append({'local': alias.asname or alias.name.split('.')[0], 'module': alias.name if alias.asname else alias.name.split('.')[0], 'name': None})
+                    info['imports'].append({'local': alias.asname or alias.name.split('.')[0], 'module': alias.name if alias.asname else alias.name.split('.')[0], 'name': None, 'conditional': conditional, 'stdlib': is_stdlib(alias.name)})
             elif isinstance(node, ast.ClassDef):
                 if node.name not in seen:
                     seen.add(node.name)

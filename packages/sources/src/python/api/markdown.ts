@@ -1,3 +1,4 @@
+import { OTHER_ENTRY_POINTS } from '../../api/entry-roles.js';
 import { docstringMarkdown } from './docstring.js';
 import type { PythonDef } from './parse-modules.js';
 import type { PythonObject } from './resolve.js';
@@ -15,7 +16,8 @@ export interface PythonApiPage {
  * module's other objects share its index page. Each page is titled by its import path (`# pydantic API`), holds a
  * `##` section per object and a `###` per member (`### Response.raise_for_status`), each opening with its import
  * line (`from pydantic import field_validator`), then a deprecation, the docstring as markdown, and the signatures in
- * a `python` fence (`@overload`s together).
+ * a `python` fence (`@overload`s together). A module `isShown` rejects is written under `api/other-entry-points/`
+ * (`api/other-entry-points/pydantic/mypy/index.md`), as an npm package's other entry points are.
  *
  * @example
  * pythonApiPages(objects, docs).map((p) => p.file); // → ['api/pydantic/index.md', 'api/pydantic/BaseModel.md', …]
@@ -23,6 +25,7 @@ export interface PythonApiPage {
 export function pythonApiPages(
   objects: readonly PythonObject[],
   moduleDocs: ReadonlyMap<string, string>,
+  isShown: (module: string) => boolean = () => true,
 ): PythonApiPage[] {
   const byModule = new Map<string, PythonObject[]>();
   for (const object of objects) byModule.set(object.module, [...(byModule.get(object.module) ?? []), object]);
@@ -31,7 +34,7 @@ export function pythonApiPages(
   for (const module of [...byModule.keys()].sort()) {
     // In the order the module exports them (its `__all__`), as its own docs list them.
     const list = byModule.get(module) ?? [];
-    const folder = `api/${module.split('.').join('/')}`;
+    const folder = `api/${isShown(module) ? '' : `${OTHER_ENTRY_POINTS}/`}${module.split('.').join('/')}`;
     const title = `# ${module} API`;
     const loose: string[] = [];
     const intro = moduleDocs.get(module);
@@ -69,6 +72,7 @@ function objectSection(object: PythonObject): string {
     : '';
   const parts = [`## ${object.name}`, `\`${importLine(object)}\` · ${def.kind}${aliases}`];
   pushBody(parts, [def]);
+  for (const passage of object.mentions ?? []) parts.push(`In the docs: ${passage}`);
   const fields = (def.members ?? []).filter(isField);
   if (fields.length > 0) parts.push(`**Fields:**\n\n${fields.map(fieldItem).join('\n')}`);
   const signatures =
@@ -92,6 +96,7 @@ function memberSection(owner: PythonObject, group: readonly PythonDef[]): string
     `${label(implementation.kind)} of \`${owner.name}\` · \`${importLine(owner)}\``,
   ];
   pushBody(parts, group);
+  for (const passage of owner.memberMentions?.get(first.name) ?? []) parts.push(`In the docs: ${passage}`);
   const signatures = [
     ...group.filter((d) => d.overload).map((d) => `@overload\n${d.signature}`),
     ...(implementation.overload ? [] : [implementation.signature]),

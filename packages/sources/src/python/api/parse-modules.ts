@@ -25,6 +25,10 @@ export interface PythonImport {
   readonly local: string;
   readonly module: string;
   readonly name: string | null;
+  /** Under an `if` or a `try` at module level (`TYPE_CHECKING`, an optional dependency): not needed to load it. */
+  readonly conditional?: boolean;
+  /** An absolute import of the interpreter's standard library. */
+  readonly stdlib?: boolean;
 }
 
 /** What one module defines and imports. */
@@ -81,11 +85,17 @@ export async function parseModules(files: readonly ModuleFile[], options: ParseO
   throw new Error(`could not parse the Python files: ${lastError?.message ?? 'no interpreter'}`);
 }
 
-function runPython(interpreter: string, input: string, timeoutMs: number): Promise<string> {
+/** Runs `script` (default: the module parser) with `interpreter`, isolated (`-I -S`), `input` on its stdin. */
+export function runPython(
+  interpreter: string,
+  input: string,
+  timeoutMs: number,
+  script: string = INSPECT_SCRIPT,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       interpreter,
-      ['-I', '-S', '-X', 'utf8', '-c', INSPECT_SCRIPT],
+      ['-I', '-S', '-X', 'utf8', '-c', script],
       { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
       (error, stdout, stderr) => {
         if (error) {

@@ -11,13 +11,28 @@ export interface PythonObject {
   readonly overloads: readonly string[];
   /** Other public modules that export it, as `module.name`. */
   readonly aliases: readonly string[];
+  /** The README's paragraphs introducing an example that calls it (readme-examples.ts). */
+  readonly mentions?: readonly string[];
+  /** The same for its members, by member name. */
+  readonly memberMentions?: ReadonlyMap<string, readonly string[]>;
 }
 
-/** Whether a module path is public: no part with a leading underscore (`__init__` aside), no test folder. */
+/**
+ * Whether a module path is public: no part with a leading underscore (`__init__` aside), no test folder, and no test
+ * module as pytest finds them (`test_*.py`, `*_test.py`: a suite shipped for others to run, not API).
+ */
 export function isPublicModule(module: string): boolean {
   return module
     .split('.')
-    .every((part) => !part.startsWith('_') && part !== 'tests' && part !== 'test' && part !== 'conftest');
+    .every(
+      (part) =>
+        !part.startsWith('_') &&
+        part !== 'tests' &&
+        part !== 'test' &&
+        part !== 'conftest' &&
+        !part.startsWith('test_') &&
+        !part.endsWith('_test'),
+    );
 }
 
 // How deep a chain of re-exports is followed (`from .a import x` in b, `from .b import x` in c …).
