@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DocumentInput, PackageStore, writePackage } from './index.js';
 import { indexHeadings } from './index-text.js';
 
-// An API section is headed by the name it documents; the words inside that name are indexed where headings are, by a
+// An API section is headed by the name it documents; the words inside that name are indexed with its own heading, by a
 // build and again at the install of a package built elsewhere.
 
 let dir: string;
@@ -54,10 +54,11 @@ function rowsMatching(file: string, column: 'heading' | 'headings', phrase: stri
 }
 
 describe('the words inside a heading identifier are indexed with the heading', () => {
-  it('indexHeadings adds the words of each identifier to the trail and to the own heading', () => {
+  it('indexHeadings adds the words of each identifier to the own heading, not to the trail', () => {
     const { headings, heading } = indexHeadings(['gin API', 'Context', 'Context.ShouldBindJSON']);
     expect(heading).toBe('Context.ShouldBindJSON\nShould Bind JSON');
-    expect(headings).toBe('gin API Context Context.ShouldBindJSON\nShould Bind JSON');
+    // The trail stays as written: the heading boost mirrors it with indexTokens (index-tokens.test.ts).
+    expect(headings).toBe('gin API Context Context.ShouldBindJSON');
     // A heading of plain words is indexed as it is.
     expect(indexHeadings(['Guide', 'Getting started'])).toEqual({
       headings: 'Guide Getting started',
@@ -66,11 +67,11 @@ describe('the words inside a heading identifier are indexed with the heading', (
     expect(indexHeadings([])).toEqual({ headings: '', heading: '' });
   });
 
-  it('a build indexes them in both heading columns', async () => {
+  it('a build indexes them in the heading column', async () => {
     const file = path.join(dir, 'gin.db');
     await writePackage(file, { name: 'gin', version: '1.10.0' }, docs);
     expect(rowsMatching(file, 'heading', 'bind json')).toEqual([1]);
-    expect(rowsMatching(file, 'headings', 'should bind')).toEqual([1]);
+    expect(rowsMatching(file, 'headings', 'should bind')).toEqual([]);
     // The identifier stays one token too: asking for the name finds it.
     expect(rowsMatching(file, 'heading', 'shouldbindjson')).toEqual([1]);
     expect(rowsMatching(file, 'heading', 'query')).toEqual([2]);
