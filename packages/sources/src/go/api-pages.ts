@@ -13,7 +13,8 @@ type Mentions = ReadonlyMap<string, readonly string[]>;
  * functions and types, and a page of its own for each type with methods or constructors (`api/Command.md`). Each
  * page is titled by its import path (`# github.com/spf13/cobra API`); each exported identifier is a `##` section
  * (`## Command`) and each method or constructor a `###` (`### Command.AddCommand`), opening with the import line,
- * then the declaration as gofmt prints it in a `go` fence, the doc comment (a `Deprecated:` paragraph first) and
+ * then the declaration as gofmt prints it in a `go` fence, links to the pages of the types a signature names
+ * (``See [`Context`](Context.md).``, as pkg.go.dev links them), the doc comment (a `Deprecated:` paragraph first) and
  * the examples of the test files, under what they show, and what the module's README and docs say around the
  * examples that call it (`In the docs: …`, from `mentions`).
  *
@@ -77,7 +78,8 @@ interface Writing {
 }
 
 /** A type's section, then its constants, variables, constructors and methods, each a `###` under it. */
-function typeSections(type: GoType, { importLine, lent, linkOf }: Writing): string[] {
+function typeSections(type: GoType, writing: Writing): string[] {
+  const { importLine, lent } = writing;
   const head = [`## ${type.name}`, `\`${importLine}\` · type${wordsOf(type.name)}`, fence(type.decl)];
   if (type.doc) head.push(type.doc);
   if (type.fields?.length) {
@@ -94,8 +96,8 @@ function typeSections(type: GoType, { importLine, lent, linkOf }: Writing): stri
     head.join('\n\n'),
     ...(type.consts ?? []).map((group) => valueSection(group, 'const', importLine, '###', type.name)),
     ...(type.vars ?? []).map((group) => valueSection(group, 'var', importLine, '###', type.name)),
-    ...(type.funcs ?? []).map((fn) => funcSection(fn, { importLine, lent, linkOf }, '###', type.name)),
-    ...(type.methods ?? []).map((fn) => funcSection(fn, { importLine, lent, linkOf }, '###', undefined, type.methods)),
+    ...(type.funcs ?? []).map((fn) => funcSection(fn, writing, '###', type.name)),
+    ...(type.methods ?? []).map((fn) => funcSection(fn, writing, '###', undefined, type.methods)),
   ];
 }
 
