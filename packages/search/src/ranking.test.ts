@@ -108,6 +108,27 @@ beforeAll(async () => {
       'webframe',
       [page('cors.md', 'CORS', [[['CORS'], 'Enable CORS with the cors middleware for a browser on another origin.']])],
     ],
+    [
+      'webbind',
+      [
+        page('guide.md', 'Guide', [
+          [
+            ['Guide', 'Bind the body twice'],
+            'Binding reads the request body once: to bind it into two structs, keep the body. JSON, XML and forms alike.',
+          ],
+        ]),
+        page('api/Context.md', 'webbind API', [
+          [
+            ['webbind API', 'Context', 'Context.ShouldBindJSON'],
+            'Method of `Context`. Binds the JSON request body into the struct it is given.',
+          ],
+          [
+            ['webbind API', 'Context', 'Context.ShouldBindBodyWithJSON'],
+            'Method of `Context`. Binds the JSON request body into a struct and keeps the body for the next bind.',
+          ],
+        ]),
+      ],
+    ],
     ['unrelated', [page('browser.md', 'Browser mode', [[['Browser'], 'Run tests in a real browser window.']])]],
     [
       'validator',
@@ -351,6 +372,20 @@ describe('ranking', () => {
     expect(answer.results[0]?.heading).toBe('StringSchema.email');
     const alike = await getDocs(store, 'schemakit', question, { format: 'index', ranking: { synonymWeight: 1 } });
     expect(alike.results[0]?.heading).toBe('StringIssue.validation');
+  });
+
+  it('takes two words asked one after the other as named by the identifier that joins them', async () => {
+    // "bind a JSON" is `…BindJSON`: its heading names both words, though the index holds the identifier as one token.
+    // `ShouldBindBodyWithJSON` holds "bind", "body" and "JSON" too, but not "bind" then "JSON".
+    const answer = await getDocs(store, 'webbind', 'bind a JSON request body to a struct', { format: 'index' });
+    expect(answer.results.map((r) => r.heading)).toEqual([
+      'Context.ShouldBindJSON',
+      'Bind the body twice',
+      'Context.ShouldBindBodyWithJSON',
+    ]);
+    // Asked the other way round, the words are not the identifier's: the guide's heading names "bind" and "body".
+    const reversed = await getDocs(store, 'webbind', 'JSON bind of a request body to a struct', { format: 'index' });
+    expect(reversed.results[0]?.heading).toBe('Bind the body twice');
   });
 
   it('prefers the copy of a section on the page the rest of the docs link to', async () => {

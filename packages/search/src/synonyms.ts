@@ -13,7 +13,7 @@ const GROUPS: readonly (readonly string[])[] = [
   ['prod', 'production'],
   ['deps', 'dependency', 'dependencies'],
   ['args', 'arguments'],
-  ['params', 'parameters'],
+  ['param', 'params', 'parameter', 'parameters'],
   ['dir', 'directory', 'folder'],
   ['tmp', 'temp', 'temporary'],
   ['info', 'information'],

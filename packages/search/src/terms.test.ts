@@ -71,6 +71,11 @@ test('a validator is what validates (Python names them so: field_validator, vali
   expect(synonymsOf('validator')).toContain('validate');
 });
 
+test('a parameter is a param: routers name path parameters so (c.Param, req.params, :id params)', () => {
+  expect(synonymsOf('parameter')).toEqual(expect.arrayContaining(['param', 'params', 'parameters']));
+  expect(synonymsOf('param')).toContain('parameter');
+});
+
 test.each([
   ['api/other-entry-points/node/index.md', true],
   ['api/other-entry-points/v4/core/ZodType.md', true],

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { derivedQueries, packageSchema, vectorQueries, writeQueries } from './compiled-queries.js';
-import { indexText, markdownWords } from './index-text.js';
+import { indexHeadings, indexText, markdownWords } from './index-text.js';
 import { rows, runOnce } from './statement.js';
 import { loadTokenCounter } from './tokens.js';
 
@@ -47,8 +47,7 @@ export async function rederivePackage(database: Database.Database): Promise<void
         indexChunk.run({
           id: section.id,
           title: section.title,
-          headings: headings.join(' '),
-          heading: headings.at(-1) ?? '',
+          ...indexHeadings(headings),
           body: indexText(markdownWords(section.content)),
         });
         // As a build counts them: the text, and the section's own heading, which every result of it carries.

@@ -39,6 +39,20 @@ export function indexText(text: string): string {
 }
 
 /**
+ * The heading columns to index for a section: its breadcrumb as it is, and its own heading with the words inside its
+ * identifiers, as its text is. An API section is headed by the name it documents (`Context.ShouldBindJSON`), the
+ * shortest summary of what it does; its words ("bind", "JSON") then count where its heading counts, not only in its
+ * text. The breadcrumb stays as written: the heading boost reads it as the index tokenizer does (`indexTokens`, checked
+ * against FTS5), and an identifier's words one by one in the trail were measured worse (docs/ranking.md).
+ *
+ * @example
+ * indexHeadings(['API', 'Context.ShouldBindJSON']).heading // 'Context.ShouldBindJSON\nShould Bind JSON'
+ */
+export function indexHeadings(breadcrumb: readonly string[]): { headings: string; heading: string } {
+  return { headings: breadcrumb.join(' '), heading: indexText(breadcrumb.at(-1) ?? '') };
+}
+
+/**
  * A section's markdown as near as a pattern gets to the plain text a build indexes (URLs and HTML tags dropped, link
  * and image text kept, a fence's language left out): the tokenizer drops the rest of markdown's punctuation itself.
  * Used where only the stored markdown is at hand, a package built elsewhere.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { packageSchema, writeQueries } from './compiled-queries.js';
 import { StoreError } from './errors.js';
+import { indexHeadings } from './index-text.js';
 import { fitBreadcrumb, fitLine } from './lines.js';
 import { assertFileNameFits, assertValidName, assertValidVersion } from './names.js';
 import { partialName } from './partial-files.js';
@@ -143,8 +144,7 @@ export async function writePackage(
           indexChunk.run({
             id: chunkCount,
             title,
-            headings: chunk.breadcrumb.join(' '),
-            heading: chunk.breadcrumb.at(-1) ?? '',
+            ...indexHeadings(chunk.breadcrumb),
             body: chunk.indexText ?? chunk.content,
           });
           tokenCount += chunk.tokens;

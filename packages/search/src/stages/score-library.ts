@@ -1,4 +1,4 @@
-import { type ChunkHit, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
+import { type ChunkHit, identifierWords, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
 import semver from 'semver';
 import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../history.js';
 import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
@@ -150,11 +150,19 @@ async function lexicalCandidates(
     const w = widened.indexOf(t);
     return w < 0 || (wordHeld.get(id)?.includes(w) ?? false);
   };
-  const trailWeight = (trail: readonly string[]) => {
+  // Two words the question asks one after the other ("bind JSON") are named by an identifier that joins them
+  // (`ShouldBindJSON`): the heading trail names both, though the index holds the identifier as one token.
+  const pairs = words.flatMap((word, t) => {
+    const next = words[t + 1];
+    return next !== undefined && !isIdentifier(word) && !isIdentifier(next) ? [[t, `${word} ${next}`] as const] : [];
+  });
+  const trailWeight = (facts: SectionFacts) => {
+    const joined = new Set<number>();
+    for (const [t, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(t + 1);
     let weight = 0;
     for (const [t, term] of terms.entries()) {
-      if (tokensContain(trail, alone[t] as Term)) weight += counted(t, true);
-      else if (tokensContain(trail, term)) weight += counted(t, false);
+      if (joined.has(t) || tokensContain(facts.trail, alone[t] as Term)) weight += counted(t, true);
+      else if (tokensContain(facts.trail, term)) weight += counted(t, false);
     }
     return weight;
   };
@@ -170,7 +178,7 @@ async function lexicalCandidates(
         otherVersion: facts.otherVersion,
         otherEntry: facts.otherEntry,
         heldWeight: (held[i] ?? []).reduce((sum, t) => sum + counted(t, heldExactly(h.id, t)), 0),
-        trailWeight: () => trailWeight(facts.trail),
+        trailWeight: () => trailWeight(facts),
       },
       context,
     );
@@ -193,6 +201,8 @@ async function lexicalCandidates(
  */
 interface SectionFacts {
   readonly trail: readonly string[];
+  /** The words of each camelCase identifier in its heading trail, one list each (`ShouldBindJSON` → should, bind, json). */
+  readonly names: readonly (readonly string[])[];
   readonly history: boolean;
   readonly otherVersion: boolean;
   /** An API page of an entry point the package's docs never show imported. */
@@ -211,6 +221,10 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
   if (!found) {
     found = {
       trail: indexTokens(hit.breadcrumb.join(' ')),
+      names: identifierWords(hit.breadcrumb.join(' '))
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => indexTokens(line)),
       history: isHistoryPage(hit.path, hit.title),
       otherVersion: isOtherVersionPage(hit.path, major),
       otherEntry: isOtherEntryPointPage(hit.path),

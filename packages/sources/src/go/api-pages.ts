@@ -13,7 +13,8 @@ type Mentions = ReadonlyMap<string, readonly string[]>;
  * functions and types, and a page of its own for each type with methods or constructors (`api/Command.md`). Each
  * page is titled by its import path (`# github.com/spf13/cobra API`); each exported identifier is a `##` section
  * (`## Command`) and each method or constructor a `###` (`### Command.AddCommand`), opening with the import line,
- * then the declaration as gofmt prints it in a `go` fence, the doc comment (a `Deprecated:` paragraph first) and
+ * then the declaration as gofmt prints it in a `go` fence, links to the pages of the types a signature names
+ * (``See [`Context`](Context.md).``, as pkg.go.dev links them), the doc comment (a `Deprecated:` paragraph first) and
  * the examples of the test files, under what they show, and what the module's README and docs say around the
  * examples that call it (`In the docs: …`, from `mentions`).
  *
@@ -33,25 +34,25 @@ export function goApiPages(
     const importLine = `import "${pkg.importPath}"`;
     const lent = (name: string) => mentions.get(goApiKey(pkg.importPath, name)) ?? [];
     const title = `# ${pkg.importPath} API`;
+    const indexFile = uniquePageFile(taken, folder, 'index');
+    const own = (pkg.types ?? []).filter((type) => (type.methods?.length ?? 0) + (type.funcs?.length ?? 0) > 0);
+    // The types with a page of their own, by name: a signature naming one links to it, as pkg.go.dev links them
+    // (a package's pages share its folder, so the link is the page's file name).
+    const typePages = new Map(own.map((type) => [type.name, uniquePageFile(taken, folder, type.name)] as const));
+    const linkOf = (name: string) => typePages.get(name)?.slice(folder.length + 1);
+    const write = { importLine, lent, linkOf };
     const index: string[] = [packageSection(pkg, importLine)];
-    const own: GoType[] = [];
     for (const group of pkg.consts ?? []) index.push(valueSection(group, 'const', importLine, '##'));
     for (const group of pkg.vars ?? []) index.push(valueSection(group, 'var', importLine, '##'));
-    for (const fn of pkg.funcs ?? []) index.push(funcSection(fn, importLine, '##', lent));
-    for (const type of pkg.types ?? []) {
-      if ((type.methods?.length ?? 0) + (type.funcs?.length ?? 0) > 0) own.push(type);
-      else index.push(typeSections(type, importLine, lent).join('\n\n'));
-    }
-    pages.push({
-      file: uniquePageFile(taken, folder, 'index'),
-      importPath: pkg.importPath,
-      markdown: page(title, index),
-    });
+    for (const fn of pkg.funcs ?? []) index.push(funcSection(fn, write, '##'));
+    for (const type of pkg.types ?? [])
+      if (!typePages.has(type.name)) index.push(typeSections(type, write).join('\n\n'));
+    pages.push({ file: indexFile, importPath: pkg.importPath, markdown: page(title, index) });
     for (const type of own) {
       pages.push({
-        file: uniquePageFile(taken, folder, type.name),
+        file: typePages.get(type.name) ?? indexFile,
         importPath: pkg.importPath,
-        markdown: page(title, typeSections(type, importLine, lent)),
+        markdown: page(title, typeSections(type, write)),
       });
     }
   }
@@ -69,8 +70,16 @@ function packageSection(pkg: GoPackage, importLine: string): string {
   return parts.join('\n\n');
 }
 
+/** What a section is written with: its package's import line, the docs' passages lent to a name, a type's page. */
+interface Writing {
+  readonly importLine: string;
+  readonly lent: (name: string) => readonly string[];
+  readonly linkOf: (type: string) => string | undefined;
+}
+
 /** A type's section, then its constants, variables, constructors and methods, each a `###` under it. */
-function typeSections(type: GoType, importLine: string, lent: (name: string) => readonly string[]): string[] {
+function typeSections(type: GoType, writing: Writing): string[] {
+  const { importLine, lent } = writing;
   const head = [`## ${type.name}`, `\`${importLine}\` · type${wordsOf(type.name)}`, fence(type.decl)];
   if (type.doc) head.push(type.doc);
   if (type.fields?.length) {
@@ -87,16 +96,15 @@ function typeSections(type: GoType, importLine: string, lent: (name: string) => 
     head.join('\n\n'),
     ...(type.consts ?? []).map((group) => valueSection(group, 'const', importLine, '###', type.name)),
     ...(type.vars ?? []).map((group) => valueSection(group, 'var', importLine, '###', type.name)),
-    ...(type.funcs ?? []).map((fn) => funcSection(fn, importLine, '###', lent, type.name)),
-    ...(type.methods ?? []).map((fn) => funcSection(fn, importLine, '###', lent, undefined, type.methods)),
+    ...(type.funcs ?? []).map((fn) => funcSection(fn, writing, '###', type.name)),
+    ...(type.methods ?? []).map((fn) => funcSection(fn, writing, '###', undefined, type.methods)),
   ];
 }
 
 function funcSection(
   fn: GoFunc,
-  importLine: string,
+  { importLine, lent, linkOf }: Writing,
   level: '##' | '###',
-  lent: (name: string) => readonly string[],
   constructs?: string,
   siblings?: readonly GoFunc[],
 ): string {
@@ -107,6 +115,13 @@ function funcSection(
       ? `Function returning \`${constructs}\`${wordsOf(fn.name)} · \`${importLine}\``
       : `\`${importLine}\` · func${wordsOf(fn.name)}`;
   const parts = [`${level} ${name}`, reach, fence(fn.decl)];
+  // The types its signature names that have a page of their own (not the one this section is on), as links: a
+  // label such as "returns" would be one more word of every such section, and questions ask "returns".
+  const links = (fn.uses ?? []).flatMap((type) => {
+    const file = type === constructs ? undefined : linkOf(type);
+    return file ? [`[\`${type}\`](${file})`] : [];
+  });
+  if (links.length > 0) parts.push(`See ${links.join(', ')}.`);
   if (fn.doc) parts.push(fn.doc);
   const delegate = shortcutFor(fn, siblings ?? []);
   if (delegate) parts.push(`Like \`${delegate.name}\`: ${firstSentence(delegate.doc ?? '')}`);

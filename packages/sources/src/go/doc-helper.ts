@@ -28,6 +28,8 @@ export interface GoFunc {
   readonly doc?: string;
   readonly deprecated?: boolean;
   readonly examples?: readonly GoExample[];
+  /** The package's own types its parameters and results name (not its receiver's), as go/ast reads the signature. */
+  readonly uses?: readonly string[];
 }
 
 export interface GoType {
@@ -215,6 +217,7 @@ type function struct {
 	Doc        string    "json:\"doc,omitempty\""
 	Deprecated bool      "json:\"deprecated,omitempty\""
 	Examples   []example "json:\"examples,omitempty\""
+	Uses       []string  "json:\"uses,omitempty\""
 }
 
 type field struct {
@@ -482,7 +485,39 @@ func (r renderer) funcs(list []*doc.Func) []function {
 				recv = recv[:i]
 			}
 		}
-		out = append(out, function{Name: f.Name, Recv: recv, Decl: r.node(f.Decl), Doc: r.markdown(text, 4), Deprecated: deprecated, Examples: r.examples(f.Examples)})
+		out = append(out, function{Name: f.Name, Recv: recv, Decl: r.node(f.Decl), Doc: r.markdown(text, 4), Deprecated: deprecated, Examples: r.examples(f.Examples), Uses: r.uses(f.Decl.Type, recv)})
+	}
+	return out
+}
+
+// uses lists the package's own exported types a signature names in its parameters and results, once each, in order,
+// leaving out the receiver's type (its page is the one the method is on) and names qualified by another package.
+func (r renderer) uses(signature *ast.FuncType, recv string) []string {
+	own := map[string]bool{}
+	for _, t := range r.pkg.Types {
+		own[t.Name] = true
+	}
+	seen := map[string]bool{recv: true}
+	var out []string
+	visit := func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			return false
+		case *ast.Ident:
+			if own[x.Name] && !seen[x.Name] {
+				seen[x.Name] = true
+				out = append(out, x.Name)
+			}
+		}
+		return true
+	}
+	for _, list := range []*ast.FieldList{signature.Params, signature.Results} {
+		if list == nil {
+			continue
+		}
+		for _, f := range list.List {
+			ast.Inspect(f.Type, visit)
+		}
 	}
 	return out
 }

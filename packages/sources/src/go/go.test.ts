@@ -47,6 +47,12 @@ func NewDecoder(r string) *Decoder { return &Decoder{} }
 // Decode reads the stream into v.
 func (d *Decoder) Decode(v any) error { return nil }
 
+// Settings returns the options d decodes with.
+func (d *Decoder) Settings() Options { return Options{} }
+
+// DecodeWith decodes text with d.
+func DecodeWith(d *Decoder, text string) error { return nil }
+
 // DecodeFile reads a file.
 //
 // Deprecated: use [Decoder.Decode].
@@ -375,6 +381,14 @@ describe.runIf(hasGo)('a Go module staged', () => {
       expect(decoder).toMatch(
         /### Decoder\.Decode\n\nMethod of `Decoder` · `import "github\.com\/BurntSushi\/toml"`\n\n```go\nfunc \(d \*Decoder\) Decode\(v any\) error\n```\n\nDecode reads the stream into v\.\n\nExample:\n\n```go\nvar v map\[string\]any\n_ = toml\.NewDecoder\("a = 1"\)\.Decode\(&v\)/,
       );
+      // A signature naming a type with a page of its own links to it, as pkg.go.dev links it; the type a section is
+      // on, its receiver or what its constructor returns, is not linked.
+      expect(index).toContain(
+        '```go\nfunc DecodeWith(d *Decoder, text string) error\n```\n\nSee [`Decoder`](Decoder.md).\n\nDecodeWith decodes',
+      );
+      expect(decoder).toContain('```go\nfunc (d *Decoder) Settings() Options\n```\n\nSee [`Options`](Options.md).');
+      expect(decoder).not.toContain('](Decoder.md)');
+      expect(index).not.toMatch(/## Decode\n[^#]*See /);
       expect(encoding).toContain('## Encode');
       const options = await readFile(path.join(root, 'api', 'Options.md'), 'utf8');
       expect(options).toContain('```go\ntype Options struct {\n\tOpt0 bool\n\tOpt1 bool\n');
