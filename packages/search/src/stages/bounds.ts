@@ -209,17 +209,18 @@ export class OpeningPlan {
    * The plan for libraries of these files (in the targets' order), given what the catalog knows of them. `depth`:
    * how many of the merged list's first sections the answer needs, when libraries that cannot reach them may stay
    * unopened and the total be a lower bound; undefined: every library whose best section might pass the drop is
-   * opened, and the total is exact.
+   * opened, and the total is exact. `mayDefer`: false when none may be deferred (a re-ranker reorders by what it
+   * reads, which no bound here foresees).
    */
-  static async of(
+  static of(
     files: readonly string[],
     known: CatalogKnowledge,
     phrasings: readonly Phrasing[],
     ranking: RankingConfig,
-    mayRerank: () => Promise<boolean>,
+    mayDefer: boolean,
     depth?: number,
-  ): Promise<OpeningPlan> {
-    const deferring = files.length > 1 && [...known.values()].some((k) => k.exact && !k.skip) && !(await mayRerank());
+  ): OpeningPlan {
+    const deferring = mayDefer && files.length > 1 && [...known.values()].some((k) => k.exact && !k.skip);
     return new OpeningPlan(files, known, phrasings, ranking, deferring, depth);
   }
 
