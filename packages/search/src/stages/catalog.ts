@@ -64,15 +64,18 @@ export async function catalogKnowledge(
  * per-token counts tell. Those counts are read from the library's own index (`termStatistics`, the one pass scoring
  * it makes too), which costs a fraction of scoring it: the library can then be deferred like one the catalog knows,
  * since what it stands in with (its counts, which every library's information weights add up) is what scoring it
- * finds. A library that cannot be read is left as it was: scoring it says what is wrong.
+ * finds. Only the libraries `worthCounting` (bounds.ts) are read. A library that cannot be read is left as it was:
+ * scoring it says what is wrong.
  */
 export async function countedExactly(
   targets: readonly Target[],
   phrasings: readonly (readonly Term[])[],
   known: CatalogKnowledge,
+  worthCounting: ReadonlySet<string>,
 ): Promise<CatalogKnowledge> {
   const result = new Map(known);
   for (const target of targets) {
+    if (!worthCounting.has(target.pkg.file)) continue;
     const knowledge = known.get(target.pkg.file);
     if (!knowledge || knowledge.skip || knowledge.exact || !knowledge.lexicalOnly) continue;
     // The terms, once each, whose count the catalog does not know though the library may hold them.

@@ -4,7 +4,7 @@ import { idfWeights } from '../idf.js';
 import type { RankingConfig } from '../ranking.js';
 import type { Reranking } from '../reranking.js';
 import type { Phrasing } from './analyze.js';
-import { OpeningPlan } from './bounds.js';
+import { OpeningPlan, worthCounting } from './bounds.js';
 import { type CatalogKnowledge, countedExactly } from './catalog.js';
 import { fusePhrasings, type LibraryCandidates, matchesAll } from './fuse.js';
 import type { PhrasingHits } from './hits.js';
@@ -71,7 +71,9 @@ export async function gather(
   // the catalog cannot know are read first, for less than scoring costs.
   const mayDefer =
     targets.length > 1 && catalogued.size > 0 && !(await models.reranking.mayRerank(ranking.rerankCandidates));
-  const known = mayDefer ? await countedExactly(targets, searched, catalogued) : catalogued;
+  const known = mayDefer
+    ? await countedExactly(targets, searched, catalogued, worthCounting(catalogued, phrasings, ranking))
+    : catalogued;
   const plan = OpeningPlan.of(
     targets.map((t) => t.pkg.file),
     known,
