@@ -1,7 +1,7 @@
 import type { CatalogEntry, InstalledPackage, PackageStore, Term } from '@docs/store';
 import type { RetrievalMode } from '../options.js';
 import { noHits, type PhrasingHits } from './hits.js';
-import type { Target } from './target.js';
+import { isUnreadable, type Target } from './target.js';
 
 /** What the store's catalog says of one library and one phrasing's terms (see CatalogEntry). */
 export interface KnownTerms {
@@ -90,8 +90,10 @@ export async function countedExactly(
       const asked = [...unknown.values()];
       const { frequencies } = await target.reader().termStatistics(asked, []);
       counts = new Map([...unknown.keys()].map((key, i) => [key, frequencies[i] ?? 0]));
-    } catch {
-      continue;
+    } catch (error) {
+      // Scored, it is left out with a warning naming what is wrong, as gather leaves out any it cannot read.
+      if (isUnreadable(error)) continue;
+      throw error;
     }
     const phrasingsKnown = knowledge.phrasings.map((k, p) => ({
       ...k,
