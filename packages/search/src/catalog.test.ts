@@ -116,8 +116,9 @@ describe('searchAll with the store catalog', () => {
     const holders = async (w: string) => installed.length - (await holdingNone(installed, [w]));
     let common: string | undefined;
     for (const w of vocabulary) {
-      // A word with synonyms matches any of them, and the catalog cannot count those exactly: such a library is
-      // always searched. The law is about a plain word.
+      // A word with synonyms matches any of them, and the catalog cannot count those exactly: such a library's
+      // counts are read from its index (it is opened, though not scored: see lower-bound.test.ts). The law is about
+      // a plain word.
       const plainWord = typeof termAlternatives(w) === 'string';
       if (/^[a-z]+$/.test(w) && plainWord && (await holders(w)) === installed.length) {
         common = w;

@@ -4,8 +4,8 @@ import { idfWeights } from '../idf.js';
 import type { RankingConfig } from '../ranking.js';
 import type { Reranking } from '../reranking.js';
 import type { Phrasing } from './analyze.js';
-import { OpeningPlan } from './bounds.js';
-import type { CatalogKnowledge } from './catalog.js';
+import { OpeningPlan, worthCounting } from './bounds.js';
+import { type CatalogKnowledge, countedExactly } from './catalog.js';
 import { fusePhrasings, type LibraryCandidates, matchesAll } from './fuse.js';
 import type { PhrasingHits } from './hits.js';
 import { scoreLibrary } from './score-library.js';
@@ -65,13 +65,21 @@ export async function gather(
   let unreadable: Error | undefined;
   const warnings: string[] = [];
   // The others are asked only about the words the catalog says they may hold.
-  const known: CatalogKnowledge = policy.catalog ? await policy.catalog(phrasings.map((p) => p.searched)) : new Map();
-  const plan = await OpeningPlan.of(
+  const searched = phrasings.map((p) => p.searched);
+  const catalogued: CatalogKnowledge = policy.catalog ? await policy.catalog(searched) : new Map();
+  // Over many libraries, a re-ranker aside, a library may be deferred once its counts are known (OpeningPlan): those
+  // the catalog cannot know are read first, for less than scoring costs.
+  const mayDefer =
+    targets.length > 1 && catalogued.size > 0 && !(await models.reranking.mayRerank(ranking.rerankCandidates));
+  const known = mayDefer
+    ? await countedExactly(targets, searched, catalogued, worthCounting(catalogued, phrasings, ranking))
+    : catalogued;
+  const plan = OpeningPlan.of(
     targets.map((t) => t.pkg.file),
     known,
     phrasings,
     ranking,
-    () => models.reranking.mayRerank(ranking.rerankCandidates),
+    mayDefer,
     policy.depth,
   );
   /** Per target: what it found; undefined while not opened, or when it could not be read. */
