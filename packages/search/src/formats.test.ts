@@ -37,7 +37,9 @@ beforeAll(async () => {
     ['advanceTimersByTime', `advanceTimersByTime moves the timers forward. ${filler('advance', 120)}`],
     ['useFakeTimers', 'useFakeTimers: to mock timers, call vi.useFakeTimers before the code that sets timers.'],
     ['useRealTimers', `useRealTimers puts the real timers back after mocked timers. ${filler('real', 60)}`],
-    ['isFakeTimers', `isFakeTimers says whether fake timers are on. ${filler('fake', 30)}`],
+    // Long enough to rank below useRealTimers (a heading's identifier words are indexed: both headings say "timers"),
+    // so it joins the block after it rather than starting one of its own.
+    ['isFakeTimers', `isFakeTimers says whether fake timers are on. ${filler('fake', 150)}`],
   ]);
   const guide = page('guide/mocking.md', 'Mocking', [
     ['Mocking', `Mock functions record their calls. ${filler('mock', 30)}`],
