@@ -545,7 +545,9 @@ class Walker {
     const { ts, checker } = this;
     // Overloads that each carry the same tag (`@see _.get` on twenty of them) say it once.
     const tags = distinctTags(
-      symbol.getJsDocTags(checker).map((tag) => ({ name: tag.name, text: ts.displayPartsToString(tag.text).trim() })),
+      symbol
+        .getJsDocTags(checker)
+        .map((tag) => ({ name: tag.name, text: tagText(tag.name, ts.displayPartsToString(tag.text)) })),
     );
     if (tags.some((tag) => HIDDEN_TAGS.has(tag.name))) return undefined;
     const declared = { doc: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(), tags };
@@ -714,4 +716,14 @@ export function bindingName(importPath: string): string {
 
 function identifierOr(name: string, fallback: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default' ? name : fallback;
+}
+
+/**
+ * A tag's text as the page shows it. TypeScript's `@see` keeps the next line's
+ * comment star when another tag follows it (`@see _.pull` then `@see _.uniq`
+ * reads "_.pull *"), so a `@see` line loses a trailing star.
+ */
+function tagText(name: string, text: string): string {
+  const trimmed = text.trim();
+  return name === 'see' ? trimmed.replace(/[ \t]+\*+[ \t]*$/gm, '') : trimmed;
 }
