@@ -29,6 +29,7 @@ export function joinAll(...sources: string[]): string;
 /**
  * Waits for every source to complete, then emits their last values together.
  * @param args The sources, as an array or as arguments.
+ * @see mergeAll
  * @see {@link zipAll}
  */
 export function joinAll(...args: any[]): unknown {
@@ -220,6 +221,8 @@ describe('comments of implementations, from the shipped sources a declaration ma
     expect(comments.of(overloads('joinAll'))?.doc).toMatch(/^Waits for every source to complete/);
     expect(comments.of(pipe)?.doc).toMatch(/^Chains operators/);
     expect(comments.of(overloads('joinAll'))?.tags).toContainEqual({ name: 'see', text: '{@link zipAll}' });
+    // A `@see` another tag follows, without the comment star TypeScript keeps from the next line.
+    expect(comments.of(overloads('joinAll'))?.tags).toContainEqual({ name: 'see', text: 'mergeAll' });
     expect(comments.of(overloads('plain'))).toBeUndefined();
     expect(warnings).toEqual([]);
   });

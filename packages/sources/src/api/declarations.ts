@@ -1,6 +1,6 @@
 import type TypeScript from 'typescript';
 import type { EntryPoint } from './entry-points.js';
-import { type DocComment, HIDDEN_TAGS, type ImplementationComments } from './source-comments.js';
+import { type DocComment, HIDDEN_TAGS, type ImplementationComments, tagText } from './source-comments.js';
 
 /** One documented part of a package's API: an export of an entry point, or a member of one. */
 export interface ApiSection extends Declared {
@@ -716,14 +716,4 @@ export function bindingName(importPath: string): string {
 
 function identifierOr(name: string, fallback: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default' ? name : fallback;
-}
-
-/**
- * A tag's text as the page shows it. TypeScript's `@see` keeps the next line's
- * comment star when another tag follows it (`@see _.pull` then `@see _.uniq`
- * reads "_.pull *"), so a `@see` line loses a trailing star.
- */
-function tagText(name: string, text: string): string {
-  const trimmed = text.trim();
-  return name === 'see' ? trimmed.replace(/[ \t]+\*+[ \t]*$/gm, '') : trimmed;
 }

@@ -222,6 +222,16 @@ function hasStatic(ts: typeof TypeScript, node: TypeScript.Node): boolean {
 /** Tags that keep a declaration out of the public documentation (an implementation tagged so describes nothing). */
 export const HIDDEN_TAGS: ReadonlySet<string> = new Set(['internal', 'hidden', 'ignore', 'private']);
 
+/**
+ * A tag's text as a page shows it, read from a declaration file or a shipped source alike. TypeScript's `@see` keeps
+ * the next line's comment star when another tag follows it (`@see _.pull` then `@see _.uniq` reads "_.pull *"), so a
+ * `@see` line loses a trailing star.
+ */
+export function tagText(name: string, text: string): string {
+  const trimmed = text.trim();
+  return name === 'see' ? trimmed.replace(/[ \t]+\*+[ \t]*$/gm, '') : trimmed;
+}
+
 /** The last doc comment above a node (the one TypeScript attaches), or undefined without text of its own. */
 function commentOf(ts: typeof TypeScript, node: TypeScript.Node): DocComment | undefined {
   const jsDoc = ts
@@ -238,7 +248,7 @@ function commentOf(ts: typeof TypeScript, node: TypeScript.Node): DocComment | u
         : ts.isJSDocSeeTag(tag)
           ? tag.name?.getText()
           : undefined;
-    return { name: tag.tagName.text, text: named === undefined ? text : `${named} ${text}`.trim() };
+    return { name: tag.tagName.text, text: tagText(tag.tagName.text, named === undefined ? text : `${named} ${text}`) };
   });
   if (doc === '' || tags.some((tag) => HIDDEN_TAGS.has(tag.name))) return undefined;
   return { doc, tags };
