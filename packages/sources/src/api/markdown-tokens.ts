@@ -19,6 +19,18 @@ export function markdownParser(options: { readonly html: boolean } = { html: fal
   return parser;
 }
 
+/**
+ * Prose as a passage one API's section quotes: whitespace folded, cut at a sentence end within `max` characters
+ * (the README and docs readers of npm, Python and Go alike).
+ */
+export function passage(prose: string, max: number): string {
+  const text = prose.replace(/\s+/g, ' ').trim();
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const end = cut.lastIndexOf('. ');
+  return end > 40 ? cut.slice(0, end + 1) : `${cut.trimEnd()} …`;
+}
+
 /** An inline run's text (a paragraph's, a heading's), its code spans in backticks. */
 export function inlineText(inline: Token): string {
   const parts: string[] = [];

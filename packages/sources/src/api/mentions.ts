@@ -1,5 +1,5 @@
 import type TypeScript from 'typescript';
-import { inlineText, markdownParser } from './markdown-tokens.js';
+import { inlineText, markdownParser, passage } from './markdown-tokens.js';
 
 /**
  * What a package's own examples do, in its own words: users ask by what they want done ("create an instance with a
@@ -58,7 +58,7 @@ export function docsMentions(
   };
   const lent = new Map<number, string[]>();
   const lend = (prose: string, paths: readonly (readonly string[])[]) => {
-    const text = passage(prose);
+    const text = passage(prose, MAX_PASSAGE_CHARS);
     if (text === '') return;
     const named = new Set(paths.flatMap(resolve));
     if (named.size === 0 || named.size > MAX_NAMED) return;
@@ -87,15 +87,6 @@ const SCRIPT = /^(?:|[cm]?[jt]sx?|javascript|typescript|node)$/i;
 
 function isScript(info: string): boolean {
   return SCRIPT.test(info.trim().split(/\s+/)[0] ?? '');
-}
-
-/** Prose as a passage: whitespace folded, cut at a sentence end within the bound. */
-function passage(prose: string): string {
-  const text = prose.replace(/\s+/g, ' ').trim();
-  if (text.length <= MAX_PASSAGE_CHARS) return text;
-  const cut = text.slice(0, MAX_PASSAGE_CHARS);
-  const end = cut.lastIndexOf('. ');
-  return end > 40 ? cut.slice(0, end + 1) : `${cut.trimEnd()} …`;
 }
 
 /** The APIs an example calls or instantiates with type arguments: each `a.b.c(` or `a.b<`, as its dotted path. */

@@ -1,4 +1,5 @@
 import type { DocExample } from '../api/doc-examples.js';
+import { passage } from '../api/markdown-tokens.js';
 import type { GoExampleCall, GoExampleCalls, GoExampleInput, GoPackage } from './doc-helper.js';
 
 /**
@@ -195,13 +196,4 @@ function constructed(from: string | undefined, byName: ReadonlyMap<string, reado
   const types = new Set((byName.get(from) ?? []).map((a) => a.returns));
   const [only] = types;
   return types.size === 1 ? only : undefined;
-}
-
-/** Words as a passage: whitespace folded, cut at a sentence end within the bound. */
-function passage(words: string, max: number): string {
-  const text = words.replace(/\s+/g, ' ').trim();
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const end = cut.lastIndexOf('. ');
-  return end > 40 ? cut.slice(0, end + 1) : `${cut.trimEnd()} …`;
 }

@@ -1,4 +1,4 @@
-import { inlineText, markdownParser } from '../../api/markdown-tokens.js';
+import { inlineText, markdownParser, passage as passageOf } from '../../api/markdown-tokens.js';
 import { runPython } from './parse-modules.js';
 
 /**
@@ -140,21 +140,12 @@ function exampleBlocks(doc: string): { passage: string; code: string }[] {
     if (token.type === 'inline' && tokens[i - 1]?.type === 'paragraph_open') {
       previous = { prose: inlineText(token), end: i + 1 };
     } else if (token.type === 'fence' && previous !== undefined && previous.end === i - 1) {
-      const passage = passageOf(previous.prose);
+      const passage = passageOf(previous.prose, MAX_PASSAGE_CHARS);
       if (PYTHON.test(token.info.trim().split(/\s+/)[0] ?? '') && passage !== '')
         found.push({ passage, code: token.content });
     }
   }
   return found;
-}
-
-/** Prose as a passage: whitespace folded, cut at a sentence end within the bound. */
-function passageOf(prose: string): string {
-  const text = prose.replace(/\s+/g, ' ').trim();
-  if (text.length <= MAX_PASSAGE_CHARS) return text;
-  const cut = text.slice(0, MAX_PASSAGE_CHARS);
-  const end = cut.lastIndexOf('. ');
-  return end > 40 ? cut.slice(0, end + 1) : `${cut.trimEnd()} …`;
 }
 
 /** Each block's called and decorating names as dotted paths, read by the first interpreter that starts. */
