@@ -276,12 +276,14 @@ for (const name of publishableNames) {
       (f) =>
         !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(f) &&
         !/^dist\/.+\.(c?js|d\.ts)$/.test(f) &&
+        // The CLI's data its bundles read (bundle-add's o200k ranks, written from gpt-tokenizer's list).
+        !(name === '@docs/cli' && /^dist\/bundle-[^/]+\.json$/.test(f)) &&
         // The server's web page: its bundled script, styles, icon and HTML, served from dist/web.
         !/^dist\/web\/[^/]+\.(css|svg|html)$/.test(f),
     );
     assert(
       stray.length === 0,
-      `files beyond dist/*.js, dist/*.cjs, dist/*.d.ts, dist/web assets, README, LICENSE, CHANGELOG: ${stray.join(', ')}`,
+      `files beyond dist/*.js, dist/*.cjs, dist/*.d.ts, the CLI's dist/bundle-*.json, dist/web assets, README, LICENSE, CHANGELOG: ${stray.join(', ')}`,
     );
     assert(!files.some((f) => /\.test\.|__tests__|__fixtures__/.test(f)), 'tests are packed');
     assert(files.includes('README.md') && files.includes('LICENSE'), 'README.md and LICENSE must be packed');

@@ -7,9 +7,10 @@
 // node_modules as before, on demand; better-sqlite3 (native) and the optional @huggingface/transformers are never
 // bundled. What the bundled code imports only when it needs it (the tokenizer to cut a page) is an ES module of its
 // own beside it (dist/bundle-*.js), read on that first use. (@docs/store runs the SQL Kysely compiled ahead of time and
-// never loads Kysely.)
+// never loads Kysely.) `docs serve` and `docs add` have a bundle each (dist/bundle-serve.cjs, dist/bundle-add.cjs),
+// which inline what those commands run as well.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -33,6 +34,8 @@ const inlined =
   /^(@docs\/(search|store|sources|rank|errors)|commander|zod|semver|env-paths|is-safe-filename|smol-toml)(\/|$)/;
 /** Native, or optional and loaded on demand: never inlined, in any bundle. */
 const native = /^(better-sqlite3|sqlite-vec|@huggingface\/transformers)(\/|$)/;
+/** Optional packages a library requires in a try/catch (linkedom's canvas): left a require, and may be missing. */
+const optional = new Set(['canvas']);
 /** Imported on first use only, each an ES module of its own beside the bundle, by the name here. */
 const lazy = { 'gpt-tokenizer/encoding/o200k_base': 'bundle-o200k_base.js' };
 /** Marks a dynamic import of a file beside the bundle, for the rewrite into `__docsImport` below. */
@@ -40,7 +43,7 @@ const imported = 'docs-import:';
 
 // The previous build's files go first, so dist/ holds only this build's (older builds wrote hashed chunks).
 for (const file of await readdir(dist))
-  if (/^(bin-.*|bin\.cjs|bundle(-.*)?\.c?js)$/.test(file)) await rm(new URL(file, dist));
+  if (/^(bin-.*|bin\.cjs|bundle(-.*)?\.(c?js|json))$/.test(file)) await rm(new URL(file, dist));
 
 /** What every output of this build shares. */
 const common = {
@@ -76,7 +79,7 @@ for (const [specifier, file] of Object.entries(lazy)) {
  * cached script instead of Node's ES module loader over some hundreds of files. `docs serve --http` still imports
  * @docs/server from node_modules: its worker threads and the page are files beside it.
  */
-async function bundleMain(outfile, { serve }) {
+async function bundleMain(outfile, { serve = false, add = false }) {
   return build({
     entryPoints: [new URL('src/main.ts', cli).pathname],
     outfile: new URL(outfile, dist).pathname,
@@ -89,9 +92,20 @@ async function bundleMain(outfile, { serve }) {
         setup(build) {
           build.onResolve({ filter: /^[^./]/ }, (args) => {
             if (args.path.startsWith('node:') || inlined.test(args.path)) return undefined;
-            if (args.path in lazy) return { path: `${imported}./${lazy[args.path]}`, external: true };
+            if (args.path in lazy && args.kind === 'dynamic-import')
+              return { path: `${imported}./${lazy[args.path]}`, external: true };
             const dynamic = args.kind === 'dynamic-import';
             if (serve && (args.path === '@docs/server/stdio' || (!dynamic && !native.test(args.path))))
+              return undefined;
+            // `docs add`: @docs/ingest and what a build of a folder loads (the parser, yaml, the tokenizer, each a
+            // lazily run CommonJS module of the bundle, see buildPath below); @docs/embed and the registry clients
+            // stay imports.
+            if (
+              add &&
+              !native.test(args.path) &&
+              !optional.has(args.path) &&
+              (args.kind === 'require-call' || buildPath.test(args.path))
+            )
               return undefined;
             return { path: dynamic ? `${imported}${args.path}` : args.path, external: true };
           });
@@ -102,12 +116,70 @@ async function bundleMain(outfile, { serve }) {
             const handler = `./${path.relative(src, path.resolve(args.resolveDir, args.path))}`;
             if (!handler.startsWith('./commands/') || bundled.has(handler)) return undefined;
             if (serve && handler === './commands/serve.js') return undefined;
+            if (add && handler === './commands/add.js') return undefined;
             return { path: `${imported}${handler}`, external: true };
           });
+          if (add)
+            build.onLoad({ filter: /[\\/]packages[\\/](ingest|sources)[\\/]dist[\\/].*\.js$/ }, onDemandRequires);
+          if (add) build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]cjs[\\/]bpeRanks[\\/]o200k_base\.js$/ }, ranksAsJson);
         },
       },
     ],
   });
+}
+
+/** gpt-tokenizer's o200k_base ranks as JSON, beside the bundle that reads them (see ranksAsJson). */
+const ranksFile = 'bundle-o200k_base-ranks.json';
+
+/**
+ * gpt-tokenizer's o200k_base rank list is a 2.4 MB array literal: compiled it costs a process ~100 ms of CPU and, in
+ * a bundle's code cache, makes every start deserialize it. The same list written as JSON when the bundle is built
+ * (and checked to read back equal) parses in ~45 ms, and only when the first token is counted; gpt-tokenizer's own
+ * encoder is built from it as from its module, so every count is the library's.
+ */
+async function ranksAsJson(args) {
+  const require = createRequire(args.path);
+  const ranks = require(args.path).default;
+  if (!Array.isArray(ranks) || Object.keys(ranks).length !== ranks.length)
+    throw new Error(`bundle: ${args.path} is not a rank list without holes (JSON would turn a hole into null)`);
+  const json = JSON.stringify(ranks);
+  if (JSON.stringify(JSON.parse(json)) !== json) throw new Error('bundle: the o200k ranks do not read back from JSON');
+  await writeFile(new URL(ranksFile, dist), json);
+  return {
+    contents: `exports.default = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(ranksFile)}), 'utf8'));`,
+    loader: 'js',
+  };
+}
+
+/** What `docs add` inlines beyond the query path's packages. */
+const buildPath = /^(@docs\/ingest|markdown-it|yaml|gpt-tokenizer|entities)(\/|$)/;
+
+/**
+ * @docs/ingest and @docs/sources load their CommonJS libraries on first use through `createRequire(import.meta.url)`
+ * (`load('markdown-it')`), which keeps them out of a process that never parses. Inlined, `import.meta.url` is the
+ * bundle's, beside which none of them resolves: each `load('<name>')` becomes `require('<name>')`, which esbuild
+ * inlines as a module run on its first call, so it stays lazy and is compiled into the code cache with the rest.
+ * The build worker's file is @docs/ingest's own, found through the package, not beside the bundle.
+ */
+async function onDemandRequires(args) {
+  let code = await readFile(args.path, 'utf8');
+  if (/\bconst load = createRequire\(import\.meta\.url\)/.test(code)) {
+    code = code.replace(/\bload\((['"][^'"]+['"])\)/g, 'require($1)');
+    const left = code.match(/\bload\([^)]*\)/g);
+    if (left) throw new Error(`bundle: ${args.path} loads what the bundle cannot inline: ${left.join(', ')}`);
+  }
+  const worker = "new URL('./process-worker.js', import.meta.url)";
+  if (path.basename(args.path) === 'file-pool.js' && !code.includes(worker))
+    throw new Error(`bundle: ${args.path} no longer names its worker as ${worker}: the bundle would start none`);
+  code = code.replace(
+    worker,
+    "new URL('./process-worker.js', require('node:url').pathToFileURL(require('node:module').createRequire(__filename).resolve('@docs/ingest')))",
+  );
+  // Anything else of @docs/ingest's that asks where it is would get the bundle's answer.
+  const elsewhere = code.replace(/\bconst load = createRequire\(import\.meta\.url\)/, '');
+  if (/[\\/]packages[\\/]ingest[\\/]/.test(args.path) && elsewhere.includes('import.meta'))
+    throw new Error(`bundle: ${args.path} reads import.meta, which inlined is the bundle's`);
+  return { contents: code, loader: 'js' };
 }
 
 // The bin as CommonJS (dist/bin.cjs): the loader above and env-paths, and nothing Node's ES module loader must start
@@ -120,6 +192,7 @@ await build({
 
 await finish(await bundleMain('bundle.cjs', { serve: false }), 'bundle');
 await finish(await bundleMain('bundle-serve.cjs', { serve: true }), 'bundle-serve');
+await finish(await bundleMain('bundle-add.cjs', { add: true }), 'bundle-add');
 
 /** Rewrites a bundle's dynamic imports for the loader, checks what it still imports, and writes it. */
 async function finish(result, label) {
@@ -156,6 +229,7 @@ async function finish(result, label) {
     (s) => !s.startsWith('node:') && !builtinModules.includes(s),
   );
   for (const specifier of required) {
+    if (optional.has(specifier)) continue;
     const manifest = JSON.parse(await readFile(new URL(`node_modules/${specifier}/package.json`, cli), 'utf8'));
     if (manifest.type === 'module') throw new Error(`bundle: require("${specifier}") of an ES module`);
   }

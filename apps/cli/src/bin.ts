@@ -25,11 +25,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 // the package's bin as CommonJS too (dist/bin.cjs), which spares Node its ES module loader at start; tsc's
 // dist/bin.js runs the same code as an ES module.
 const command = process.argv[2] ?? '';
-// `docs serve` has a bundle of its own, which holds the MCP server too (see scripts/bundle.mjs).
-const bundle = fileURLToPath(new URL(command === 'serve' ? 'bundle-serve.cjs' : 'bundle.cjs', import.meta.url));
+// `docs serve` has a bundle of its own, which holds the MCP server too, and so has `docs add`, which holds the build
+// (@docs/ingest, the parser, the tokenizer; see scripts/bundle.mjs).
+const own: Record<string, string> = { serve: 'bundle-serve.cjs', add: 'bundle-add.cjs' };
+const bundle = fileURLToPath(new URL(own[command] ?? 'bundle.cjs', import.meta.url));
 const { exports, save } = runCachedScript<typeof import('./main.js')>(bundle, {
   cacheDir: path.join(cache, 'code-cache'),
-  key: /^(search|get|read|list|serve)$/.test(command) ? command : 'other',
+  key: /^(search|get|read|list|serve|add)$/.test(command) ? command : 'other',
   require: createRequire(bundle),
   load: (specifier) => import(specifier),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { terminalJson, terminalSafe } from './terminal.js';
+import { groupDigits, terminalJson, terminalSafe } from './terminal.js';
 
 describe('terminalSafe', () => {
   test.each([
@@ -25,4 +25,13 @@ describe('terminalJson', () => {
     expect(json).toContain('\\u009b2J');
     expect(JSON.parse(json)).toEqual(value);
   });
+});
+
+describe('groupDigits', () => {
+  test.each([0, 7, 12, 999, 1000, 12345, 305544, 2107161, 1e9, -1234, 9007199254740991])(
+    'writes %d as toLocaleString("en") does',
+    (count) => {
+      expect(groupDigits(count)).toBe(count.toLocaleString('en'));
+    },
+  );
 });

@@ -34,3 +34,17 @@ export function printLine(text: string): void {
 export function printErrorLine(text: string): void {
   process.stderr.write(`${terminalSafe(text)}\n`);
 }
+
+/**
+ * A count with a comma between each three digits, as `toLocaleString('en')` writes a whole number, without it: its
+ * first call in a process loads ICU's number formatter (~13 ms of CPU, a tenth of a small `docs add`).
+ *
+ * @example
+ * groupDigits(2107161); // → '2,107,161'
+ */
+export function groupDigits(count: number): string {
+  const digits = String(Math.trunc(Math.abs(count)));
+  let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = grouped.length; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
+  return count < 0 ? `-${grouped}` : grouped;
+}

@@ -3,7 +3,8 @@ import type { countTokens as CountO200k } from 'gpt-tokenizer/encoding/o200k_bas
 
 // The o200k tables are loaded on first use (the library's CommonJS build, so counting stays synchronous): building
 // them costs a thread ~0.4–0.9 s of CPU and ~70 MB, which a build's main thread, whose workers count, and any process
-// that imports this package without counting never need to pay.
+// that imports this package without counting never need to pay. The CLI's `docs add` bundle (apps/cli/scripts/bundle.mjs)
+// inlines this `load` as a `require` and gives gpt-tokenizer its rank list as JSON written from the library's own.
 const load = createRequire(import.meta.url);
 let countO200k: typeof CountO200k | undefined;
 

@@ -10,7 +10,7 @@ import { interruptible } from '../interruptible.js';
 import type { GlobalOptions } from '../options.js';
 import { progressLine } from '../progress-line.js';
 import { savePackage } from '../save-package.js';
-import { printErrorLine, printLine } from '../terminal.js';
+import { groupDigits, printErrorLine, printLine } from '../terminal.js';
 import { embedOne } from './embed.js';
 
 export interface AddOptions {
@@ -187,7 +187,7 @@ function report(
   const seconds = (summary.elapsedMs / 1000).toFixed(1);
   process.stdout.write(
     `${installed.replaced ? 'Replaced' : 'Added'} ${installed.library}: ${summary.documents} documents, ${summary.chunks} sections, ` +
-      `${summary.tokens.toLocaleString('en')} tokens, ${(summary.bytes / 1e6).toFixed(1)} MB package, in ${seconds} s\n`,
+      `${groupDigits(summary.tokens)} tokens, ${(summary.bytes / 1e6).toFixed(1)} MB package, in ${seconds} s\n`,
   );
   if (source.kind !== 'folder') process.stdout.write(`  from ${source.source}\n`);
   if (embedded) {

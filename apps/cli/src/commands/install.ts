@@ -5,7 +5,7 @@ import { projectNpmrcApproval } from '../config/npmrc-approval.js';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../options.js';
-import { printErrorLine } from '../terminal.js';
+import { groupDigits, printErrorLine } from '../terminal.js';
 
 /** Options of `docs install`, as commander parses them. */
 export interface InstallCommandOptions {
@@ -42,7 +42,7 @@ export async function install(specs: string[], options: InstallCommandOptions, g
         if (!globals.json) {
           process.stdout.write(
             `${entry.replaced ? 'Replaced' : 'Installed'} ${entry.library} from ${entry.package}: ` +
-              `${done.docs.sections} sections, ${done.docs.tokens.toLocaleString('en')} tokens, ${(entry.bytes / 1e6).toFixed(1)} MB\n`,
+              `${done.docs.sections} sections, ${groupDigits(done.docs.tokens)} tokens, ${(entry.bytes / 1e6).toFixed(1)} MB\n`,
           );
         }
       } catch (error) {

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import type { FollowEvent } from '../follow/follower.js';
 import { startFollowing } from '../follow/start.js';
 import type { GlobalOptions } from '../options.js';
-import { terminalJson } from '../terminal.js';
+import { groupDigits, terminalJson } from '../terminal.js';
 import type { SyncOptions } from './sync.js';
 
 /** The sync options a follower passes to each build; the others are refused with --watch (see checkWatchOptions). */
@@ -45,7 +45,7 @@ export async function watchSync(dir: string, options: SyncOptions, globals: Glob
       const { summary } = event;
       process.stdout.write(
         `Built ${event.library}: ${summary.documents} documents, ${summary.chunks} sections, ` +
-          `${summary.tokens.toLocaleString('en')} tokens, ${(summary.bytes / 1e6).toFixed(1)} MB (${event.seconds.toFixed(1)} s)\n`,
+          `${groupDigits(summary.tokens)} tokens, ${(summary.bytes / 1e6).toFixed(1)} MB (${event.seconds.toFixed(1)} s)\n`,
       );
     } else if (event.kind === 'skipped') {
       process.stdout.write(`Skipped ${event.library}: ${event.reason}\n`);

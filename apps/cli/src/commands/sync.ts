@@ -17,6 +17,7 @@ import { interruptible } from '../interruptible.js';
 import type { GlobalOptions } from '../options.js';
 import { progressLine } from '../progress-line.js';
 import { savePackage } from '../save-package.js';
+import { groupDigits } from '../terminal.js';
 import { type FromRegistry, installPublished } from './sync-registry.js';
 
 export interface SyncOptions {
@@ -271,7 +272,7 @@ export async function sync(dir: string, options: SyncOptions, globals: GlobalOpt
             built.push(outcome);
             say(
               `${outcome.replaced ? 'Rebuilt' : 'Built'} ${library}: ${outcome.documents} documents, ${outcome.chunks} sections, ` +
-                `${outcome.tokens.toLocaleString('en')} tokens, ${(outcome.bytes / 1e6).toFixed(1)} MB` +
+                `${groupDigits(outcome.tokens)} tokens, ${(outcome.bytes / 1e6).toFixed(1)} MB` +
                 (outcome.saved ? `, saved to ${outcome.saved}` : '') +
                 (options.fromRepo ? `, ${describeOrigin(outcome)}` : '') +
                 ` (${index + 1}/${wanted.length})`,
