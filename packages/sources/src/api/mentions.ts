@@ -17,6 +17,11 @@ const MAX_NAMED = 3;
 const MAX_SHARING = 2;
 // Shorter names (`z`, `on`, `is`) are too often something else.
 const MIN_NAME = 3;
+// An API most of the package's examples call (`dayjs(…)` in every example of dayjs) is their setting, not what any one
+// of them shows: beside other APIs it takes no words and does not count toward MAX_NAMED. Most, and at least three
+// examples: at a quarter, fastify's `register` lost the words of the plugin examples that show it (docs/ranking.md).
+const SETTING_SHARE = 0.5;
+const SETTING_MIN = 3;
 
 /** An API a passage can lend its words to: its qualified name (`ZodString.email`) and the names it is exported under. */
 export interface Named {
@@ -28,7 +33,8 @@ export interface Named {
  * For each API (by index in `apis`), the passages of `docs` that introduce an
  * example calling it, in the docs' order, at most two each: the paragraph
  * right before a code block, for each API the block calls or instantiates
- * (`app.notFound(…)`, `z.infer<…>`), when it calls at most three. A call is
+ * (`app.notFound(…)`, `z.infer<…>`), when it calls at most three besides the
+ * examples' setting (an API most of them call: `dayjs(…)`). A call is
  * matched by its last name (`notFound`; an API's last segment, or an alias); a
  * name more than two APIs share is left alone unless the call also names the
  * owner (`ZodString.email(…)`). The code is read with TypeScript's scanner.
@@ -56,27 +62,38 @@ export function docsMentions(
     const owner = path.at(-2);
     return owner === undefined ? [] : found.filter((i) => apis[i]?.name.split('.').at(-2) === owner);
   };
-  const lent = new Map<number, string[]>();
-  const lend = (prose: string, paths: readonly (readonly string[])[]) => {
-    const text = passage(prose, MAX_PASSAGE_CHARS);
-    if (text === '') return;
-    const named = new Set(paths.flatMap(resolve));
-    if (named.size === 0 || named.size > MAX_NAMED) return;
-    for (const index of named) {
-      const list = lent.get(index) ?? [];
-      if (list.length < MAX_PASSAGES && !list.includes(text)) lent.set(index, [...list, text]);
-    }
-  };
+  // Each example (a script block) with the APIs it calls, and the paragraph right before it, if any.
+  const examples: { prose: string | undefined; named: Set<number> }[] = [];
   for (const doc of docs) {
     const tokens = markdownParser().parse(doc, {});
     let previous: { prose: string; end: number } | undefined;
     for (const [i, token] of tokens.entries()) {
       if (token.type === 'inline' && tokens[i - 1]?.type === 'paragraph_open') {
         previous = { prose: inlineText(token), end: i + 1 };
-      } else if (token.type === 'fence' && isScript(token.info) && previous !== undefined && previous.end === i - 1) {
+      } else if (token.type === 'fence' && isScript(token.info)) {
         // The paragraph right before an example says what the example does.
-        lend(previous.prose, calledIn(ts, token.content));
+        const prose = previous !== undefined && previous.end === i - 1 ? previous.prose : undefined;
+        examples.push({ prose, named: new Set(calledIn(ts, token.content).flatMap(resolve)) });
       }
+    }
+  }
+  const calling = new Map<number, number>();
+  for (const { named } of examples) for (const index of named) calling.set(index, (calling.get(index) ?? 0) + 1);
+  const withCalls = examples.filter(({ named }) => named.size > 0).length;
+  const settingAbove = Math.max(SETTING_MIN - 1, SETTING_SHARE * withCalls);
+  const isSetting = (index: number) => (calling.get(index) ?? 0) > settingAbove;
+
+  const lent = new Map<number, string[]>();
+  for (const { prose, named } of examples) {
+    if (prose === undefined) continue;
+    const text = passage(prose, MAX_PASSAGE_CHARS);
+    // An example that calls nothing but the setting shows the setting itself.
+    const besides = [...named].filter((index) => !isSetting(index));
+    const shown = besides.length > 0 ? besides : [...named];
+    if (text === '' || shown.length === 0 || shown.length > MAX_NAMED) continue;
+    for (const index of shown) {
+      const list = lent.get(index) ?? [];
+      if (list.length < MAX_PASSAGES && !list.includes(text)) lent.set(index, [...list, text]);
     }
   }
   return lent;
