@@ -64,6 +64,36 @@ describe('docsMentions', () => {
     expect(docsMentions(ts, fewer.map(String), named).get(0)).toEqual(['Add time to a date:', 'Parse a date:']);
   });
 
+  it("lends the first paragraph under a heading that names an API (a README's reference) to that API", () => {
+    const named = [{ name: 'v4' }, { name: 'validate' }, { name: 'NIL' }, { name: 'HonoBase.notFound' }];
+    const docs = [
+      [
+        '## API',
+        '### uuid.v4([options[, buffer[, offset]]])',
+        'Create an RFC version 4 (random) UUID',
+        '### `uuid.validate(str)`',
+        'Test a string to see if it is a valid UUID',
+        '### uuid.NIL',
+        'The nil UUID string (all zeros).',
+        // Headings of words name nothing, even where a word is an API's name or a call follows.
+        '### Validate',
+        'Checking input before use.',
+        '### Using validate() on input',
+        'A longer guide.',
+        // A heading with no paragraph right under it lends nothing.
+        '### new HonoBase.notFound(handler)',
+        fence('app.notFound(f)'),
+      ].join('\n\n'),
+    ];
+    expect(docsMentions(ts, docs, named)).toEqual(
+      new Map([
+        [0, ['Create an RFC version 4 (random) UUID']],
+        [1, ['Test a string to see if it is a valid UUID']],
+        [2, ['The nil UUID string (all zeros).']],
+      ]),
+    );
+  });
+
   it('keeps at most two passages per API, each cut at a sentence within its bound', () => {
     const long = `${'The parser reads every field of the input. '.repeat(12)}Then it returns.`;
     const docs = ['First:', 'Second:', long, 'Third:'].map((p) => `${p}\n\n${fence('s.parse(x)')}\n`);
