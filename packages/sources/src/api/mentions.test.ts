@@ -65,7 +65,13 @@ describe('docsMentions', () => {
   });
 
   it("lends the first paragraph under a heading that names an API (a README's reference) to that API", () => {
-    const named = [{ name: 'v4' }, { name: 'validate' }, { name: 'NIL' }, { name: 'HonoBase.notFound' }];
+    const named = [
+      { name: 'v4' },
+      { name: 'validate' },
+      { name: 'NIL' },
+      { name: 'HonoBase.notFound' },
+      { name: 'Logger.child' },
+    ];
     const docs = [
       [
         '## API',
@@ -80,6 +86,11 @@ describe('docsMentions', () => {
         'Checking input before use.',
         '### Using validate() on input',
         'A longer guide.',
+        // An anchor and a paragraph of links alone say nothing: the paragraph after them does.
+        '#### logger.child(bindings) => logger',
+        '<a id="child"></a>',
+        '[src](https://example.com/child.ts)',
+        'Creates a child logger: its `bindings` go on every line it writes.',
         // A heading with no paragraph right under it lends nothing.
         '### new HonoBase.notFound(handler)',
         fence('app.notFound(f)'),
@@ -90,6 +101,7 @@ describe('docsMentions', () => {
         [0, ['Create an RFC version 4 (random) UUID']],
         [1, ['Test a string to see if it is a valid UUID']],
         [2, ['The nil UUID string (all zeros).']],
+        [4, ['Creates a child logger: its `bindings` go on every line it writes.']],
       ]),
     );
   });

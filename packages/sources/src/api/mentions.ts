@@ -74,17 +74,17 @@ export function docsMentions(
   // The first paragraph under a heading that names an API (`### uuid.v4([options])`), for that API.
   const defined: { prose: string; named: number[] }[] = [];
   for (const doc of docs) {
-    const tokens = markdownParser().parse(doc, {});
+    // Raw HTML as tokens of its own, so that an anchor is no paragraph's words.
+    const tokens = markdownParser({ html: true }).parse(doc, {});
     let previous: { prose: string; end: number } | undefined;
     for (const [i, token] of tokens.entries()) {
       if (token.type === 'inline' && tokens[i - 1]?.type === 'paragraph_open') {
         previous = { prose: inlineText(token), end: i + 1 };
-        const heading = tokens[i - 3];
-        if (tokens[i - 2]?.type === 'heading_close' && heading?.type === 'inline') {
-          const path = headingApi(ts, plainText(heading));
-          const named = path === undefined ? [] : resolve(path, 1);
-          if (named.length > 0) defined.push({ prose: previous.prose, named });
-        }
+      } else if (token.type === 'heading_open' && tokens[i + 1]?.type === 'inline') {
+        const path = headingApi(ts, plainText(tokens[i + 1] as Token));
+        const named = path === undefined ? [] : resolve(path, 1);
+        const lead = named.length > 0 ? leadParagraph(tokens, i + 3) : undefined;
+        if (lead !== undefined) defined.push({ prose: lead, named });
       } else if (token.type === 'fence' && isScript(token.info)) {
         // The paragraph right before an example says what the example does.
         const prose = previous !== undefined && previous.end === i - 1 ? previous.prose : undefined;
@@ -127,6 +127,36 @@ const SCRIPT = /^(?:|[cm]?[jt]sx?|javascript|typescript|node)$/i;
 
 function isScript(info: string): boolean {
   return SCRIPT.test(info.trim().split(/\s+/)[0] ?? '');
+}
+
+/**
+ * The first paragraph from `start` that says something in words of its own, before any other block: raw HTML (the
+ * `<a id="decorate"></a>` anchor fastify's docs put under each heading) and a paragraph of links alone (`[src](…)`)
+ * are passed over.
+ */
+function leadParagraph(tokens: readonly Token[], start: number): string | undefined {
+  let i = start;
+  while (i < tokens.length) {
+    const open = tokens[i];
+    if (open?.type === 'html_block') {
+      i += 1;
+      continue;
+    }
+    const inline = tokens[i + 1];
+    if (open?.type !== 'paragraph_open' || inline?.type !== 'inline') return undefined;
+    let links = 0;
+    let own = false;
+    for (const child of inline.children ?? []) {
+      if (child.type === 'link_open') links += 1;
+      else if (child.type === 'link_close') links -= 1;
+      else if (links === 0 && (child.type === 'text' || child.type === 'code_inline')) {
+        own ||= child.content.trim() !== '';
+      }
+    }
+    if (own) return inlineText(inline);
+    i += 3;
+  }
+  return undefined;
 }
 
 /** An inline run's text with its code spans as plain text: `` `once.strict(func)` `` is `once.strict(func)`. */
