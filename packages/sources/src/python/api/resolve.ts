@@ -34,7 +34,11 @@ function isTestModule(module: string): boolean {
     .split('.')
     .some(
       (part) =>
-        part === 'tests' || part === 'test' || part === 'conftest' || part.startsWith('test_') || part.endsWith('_test'),
+        part === 'tests' ||
+        part === 'test' ||
+        part === 'conftest' ||
+        part.startsWith('test_') ||
+        part.endsWith('_test'),
     );
 }
 
