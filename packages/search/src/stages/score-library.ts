@@ -4,6 +4,7 @@ import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../his
 import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
 import type { RankingConfig } from '../ranking.js';
 import { type SignalContext, signalScore, withSamePage } from '../signals.js';
+import { STOP_WORDS } from '../stop-words.js';
 import { isIdentifier } from '../terms.js';
 import type { Phrasing } from './analyze.js';
 import type { KnownTerms } from './catalog.js';
@@ -156,13 +157,21 @@ async function lexicalCandidates(
     const next = words[t + 1];
     return next !== undefined && !isIdentifier(word) && !isIdentifier(next) ? [[t, `${word} ${next}`] as const] : [];
   });
+  // A heading names a word wholly where the word is a name of its own (`option`), or a part of a joined name
+  // (`help_option`) whose other parts the question asks too (`add_constructor` for "add a constructor"); a word that
+  // is only a part of a longer name the question does not otherwise name counts `partWeight` of itself there.
+  const asked = new Set(terms.flatMap((term) => (typeof term === 'string' ? [term] : term).flatMap(indexTokens)));
   const trailWeight = (facts: SectionFacts) => {
     const joined = new Set<number>();
     for (const [t, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(t + 1);
+    const whole = ranking.partWeight < 1 ? wholeTrail(facts, asked) : facts.trail;
     let weight = 0;
     for (const [t, term] of terms.entries()) {
-      if (joined.has(t) || tokensContain(facts.trail, alone[t] as Term)) weight += counted(t, true);
-      else if (tokensContain(facts.trail, term)) weight += counted(t, false);
+      const exact = alone[t] as Term;
+      if (joined.has(t) || tokensContain(whole, exact)) weight += counted(t, true);
+      else if (tokensContain(whole, term)) weight += counted(t, false);
+      else if (tokensContain(facts.trail, exact)) weight += counted(t, true) * ranking.partWeight;
+      else if (tokensContain(facts.trail, term)) weight += counted(t, false) * ranking.partWeight;
     }
     return weight;
   };
@@ -201,6 +210,11 @@ async function lexicalCandidates(
  */
 interface SectionFacts {
   readonly trail: readonly string[];
+  /**
+   * Its heading trail's tokens name by name, a name being a run of letters, digits and underscores (`Command`,
+   * `get_help_option` → get, help, option), with how many of them are not stop words.
+   */
+  readonly parts: readonly { readonly tokens: readonly string[]; readonly words: number }[];
   /** The words of each camelCase identifier in its heading trail, one list each (`ShouldBindJSON` → should, bind, json). */
   readonly names: readonly (readonly string[])[];
   readonly history: boolean;
@@ -221,6 +235,12 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
   if (!found) {
     found = {
       trail: indexTokens(hit.breadcrumb.join(' ')),
+      parts: hit.breadcrumb
+        .join(' ')
+        .split(/[^\p{L}\p{N}\p{M}\p{Co}_]+/u)
+        .map(indexTokens)
+        .filter((tokens) => tokens.length > 0)
+        .map((tokens) => ({ tokens, words: tokens.filter((token) => !STOP_WORDS.has(token)).length })),
       names: identifierWords(hit.breadcrumb.join(' '))
         .split('\n')
         .filter((line) => line !== '')
@@ -232,4 +252,18 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
     sectionFacts.set(hit.breadcrumb, found);
   }
   return found;
+}
+
+// Stands where a name the question names only in part was, so no phrase matches across it.
+const GAP = '\u0000';
+
+/**
+ * The heading trail's tokens with each joined name the question names only in part (`get_help_option` when it asks
+ * `option`) left out: what the trail names wholly.
+ */
+function wholeTrail(facts: SectionFacts, asked: ReadonlySet<string>): readonly string[] {
+  if (facts.parts.every((part) => part.words < 2)) return facts.trail;
+  return facts.parts.flatMap((part) =>
+    part.words < 2 || part.tokens.every((token) => asked.has(token) || STOP_WORDS.has(token)) ? part.tokens : [GAP],
+  );
 }
