@@ -89,6 +89,7 @@ beforeAll(async () => {
           "__all__ = ['PydanticUserError']",
           'class PydanticUserError(Exception):',
           '    """An error from wrong usage."""',
+          '    def __new__(cls, message: str, *, code: str) -> "PydanticUserError": ...',
         ].join('\n'),
         'pydlike/_internal/__init__.py': '',
         'pydlike/_internal/_helpers.py': 'def helper():\n    """Private."""\n',
@@ -295,6 +296,10 @@ describe('Python API pages', () => {
     );
     expect(index).toContain('```python\n>>> field_validator("a")\n1\n```');
     expect(index).toContain('## PydanticUserError\n\n`from pydlike import PydanticUserError` · class');
+    // A class that defines `__new__` and no `__init__` is called as its `__new__` says.
+    expect(index).toContain(
+      "class PydanticUserError(Exception):\n    def __new__(cls, message: str, *, code: str) -> 'PydanticUserError'\n```",
+    );
     const model = files['api/pydlike/BaseModel.md'] ?? '';
     expect(model).toContain('## BaseModel\n\n`from pydlike import BaseModel` · class');
     expect(model).toContain('class BaseModel:\n    def __init__(self, /, **data: object) -> None');
