@@ -1,10 +1,10 @@
 import { type ChunkHit, identifierWords, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
 import semver from 'semver';
+import { type HeadingName, headingNames, wholeTrail } from '../heading-names.js';
 import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../history.js';
 import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
 import type { RankingConfig } from '../ranking.js';
 import { type SignalContext, signalScore, withSamePage } from '../signals.js';
-import { STOP_WORDS } from '../stop-words.js';
 import { isIdentifier } from '../terms.js';
 import type { Phrasing } from './analyze.js';
 import type { KnownTerms } from './catalog.js';
@@ -164,7 +164,7 @@ async function lexicalCandidates(
   const trailWeight = (facts: SectionFacts) => {
     const joined = new Set<number>();
     for (const [t, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(t + 1);
-    const whole = ranking.partWeight < 1 ? wholeTrail(facts, asked) : facts.trail;
+    const whole = ranking.partWeight < 1 ? wholeTrail(facts.trail, facts.parts, asked) : facts.trail;
     let weight = 0;
     for (const [t, term] of terms.entries()) {
       const exact = alone[t] as Term;
@@ -210,11 +210,8 @@ async function lexicalCandidates(
  */
 interface SectionFacts {
   readonly trail: readonly string[];
-  /**
-   * Its heading trail's tokens name by name, a name being a run of letters, digits and underscores (`Command`,
-   * `get_help_option` → get, help, option), with how many of them are not stop words.
-   */
-  readonly parts: readonly { readonly tokens: readonly string[]; readonly words: number }[];
+  /** Its heading trail's tokens name by name (`Command`; `get_help_option` → get, help, option). */
+  readonly parts: readonly HeadingName[];
   /** The words of each camelCase identifier in its heading trail, one list each (`ShouldBindJSON` → should, bind, json). */
   readonly names: readonly (readonly string[])[];
   readonly history: boolean;
@@ -235,12 +232,7 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
   if (!found) {
     found = {
       trail: indexTokens(hit.breadcrumb.join(' ')),
-      parts: hit.breadcrumb
-        .join(' ')
-        .split(/[^\p{L}\p{N}\p{M}\p{Co}_]+/u)
-        .map(indexTokens)
-        .filter((tokens) => tokens.length > 0)
-        .map((tokens) => ({ tokens, words: tokens.filter((token) => !STOP_WORDS.has(token)).length })),
+      parts: headingNames(hit.breadcrumb),
       names: identifierWords(hit.breadcrumb.join(' '))
         .split('\n')
         .filter((line) => line !== '')
@@ -252,18 +244,4 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
     sectionFacts.set(hit.breadcrumb, found);
   }
   return found;
-}
-
-// Stands where a name the question names only in part was, so no phrase matches across it.
-const GAP = '\u0000';
-
-/**
- * The heading trail's tokens with each joined name the question names only in part (`get_help_option` when it asks
- * `option`) left out: what the trail names wholly.
- */
-function wholeTrail(facts: SectionFacts, asked: ReadonlySet<string>): readonly string[] {
-  if (facts.parts.every((part) => part.words < 2)) return facts.trail;
-  return facts.parts.flatMap((part) =>
-    part.words < 2 || part.tokens.every((token) => asked.has(token) || STOP_WORDS.has(token)) ? part.tokens : [GAP],
-  );
 }
