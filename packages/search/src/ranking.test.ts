@@ -180,6 +180,16 @@ beforeAll(async () => {
       ],
     ],
     [
+      // A loader's registration functions, as pyyaml's: one name is all of "add a constructor", one only part of it.
+      'yamlish',
+      [
+        page('api/index.md', 'yamlish API', [
+          [['yamlish API', 'add_multi_constructor'], 'Add a multi-constructor for the given tag prefix.'],
+          [['yamlish API', 'add_constructor'], 'Add a constructor for the given tag: a function that makes a value.'],
+        ]),
+      ],
+    ],
+    [
       'dialects',
       [
         // The same section for two databases; the docs' other pages link to the first.
@@ -386,6 +396,16 @@ describe('ranking', () => {
     // Asked the other way round, the words are not the identifier's: the guide's heading names "bind" and "body".
     const reversed = await getDocs(store, 'webbind', 'JSON bind of a request body to a struct', { format: 'index' });
     expect(reversed.results[0]?.heading).toBe('Bind the body twice');
+  });
+
+  it('prefers a heading that names the words wholly to one that holds them in a longer joined name', async () => {
+    // `add_multi_constructor` holds "add" and "constructor" too, and its shorter text scores a little more; only
+    // `add_constructor` is nothing but the question's words. Counted as a whole name (partWeight 1), multi is first.
+    const question = 'add a constructor for a custom tag';
+    const answer = await getDocs(store, 'yamlish', question, { format: 'index' });
+    expect(answer.results.map((r) => r.heading)).toEqual(['add_constructor', 'add_multi_constructor']);
+    const parts = await getDocs(store, 'yamlish', question, { format: 'index', ranking: { partWeight: 1 } });
+    expect(parts.results.map((r) => r.heading)).toEqual(['add_multi_constructor', 'add_constructor']);
   });
 
   it('prefers the copy of a section on the page the rest of the docs link to', async () => {

@@ -69,6 +69,12 @@ export const RANKING_KNOBS = {
     description:
       "How much a query word counts, in a section's share of the terms and in its heading boost, when the section holds only a synonym of it (1 = as much as the word).",
   },
+  partWeight: {
+    default: 0.9,
+    ...between0And1,
+    description:
+      "How much a query word counts in a section's heading boost when its heading holds it only as a part of a longer joined name the query does not otherwise name (`option` in `help_option`; 1 = as much as a name of its own).",
+  },
   pageWeight: {
     default: 0.05,
     ...between0And1,

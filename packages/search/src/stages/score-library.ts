@@ -1,5 +1,6 @@
 import { type ChunkHit, identifierWords, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
 import semver from 'semver';
+import { type HeadingName, headingNames, wholeTrail } from '../heading-names.js';
 import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../history.js';
 import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
 import type { RankingConfig } from '../ranking.js';
@@ -156,13 +157,21 @@ async function lexicalCandidates(
     const next = words[t + 1];
     return next !== undefined && !isIdentifier(word) && !isIdentifier(next) ? [[t, `${word} ${next}`] as const] : [];
   });
+  // A heading names a word wholly where the word is a name of its own (`option`), or a part of a joined name
+  // (`help_option`) whose other parts the question asks too (`add_constructor` for "add a constructor"); a word that
+  // is only a part of a longer name the question does not otherwise name counts `partWeight` of itself there.
+  const asked = new Set(terms.flatMap((term) => (typeof term === 'string' ? [term] : term).flatMap(indexTokens)));
   const trailWeight = (facts: SectionFacts) => {
     const joined = new Set<number>();
     for (const [t, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(t + 1);
+    const whole = ranking.partWeight < 1 ? wholeTrail(facts.trail, facts.parts, asked) : facts.trail;
     let weight = 0;
     for (const [t, term] of terms.entries()) {
-      if (joined.has(t) || tokensContain(facts.trail, alone[t] as Term)) weight += counted(t, true);
-      else if (tokensContain(facts.trail, term)) weight += counted(t, false);
+      const exact = alone[t] as Term;
+      if (joined.has(t) || tokensContain(whole, exact)) weight += counted(t, true);
+      else if (tokensContain(whole, term)) weight += counted(t, false);
+      else if (tokensContain(facts.trail, exact)) weight += counted(t, true) * ranking.partWeight;
+      else if (tokensContain(facts.trail, term)) weight += counted(t, false) * ranking.partWeight;
     }
     return weight;
   };
@@ -201,6 +210,8 @@ async function lexicalCandidates(
  */
 interface SectionFacts {
   readonly trail: readonly string[];
+  /** Its heading trail's tokens name by name (`Command`; `get_help_option` → get, help, option). */
+  readonly parts: readonly HeadingName[];
   /** The words of each camelCase identifier in its heading trail, one list each (`ShouldBindJSON` → should, bind, json). */
   readonly names: readonly (readonly string[])[];
   readonly history: boolean;
@@ -221,6 +232,7 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
   if (!found) {
     found = {
       trail: indexTokens(hit.breadcrumb.join(' ')),
+      parts: headingNames(hit.breadcrumb),
       names: identifierWords(hit.breadcrumb.join(' '))
         .split('\n')
         .filter((line) => line !== '')

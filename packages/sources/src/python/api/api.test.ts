@@ -89,6 +89,7 @@ beforeAll(async () => {
           "__all__ = ['PydanticUserError']",
           'class PydanticUserError(Exception):',
           '    """An error from wrong usage."""',
+          '    def __new__(cls, message: str, *, code: str) -> "PydanticUserError": ...',
         ].join('\n'),
         'pydlike/_internal/__init__.py': '',
         'pydlike/_internal/_helpers.py': 'def helper():\n    """Private."""\n',
@@ -139,7 +140,8 @@ beforeAll(async () => {
         ].join('\n'),
         'pluglib/mypy.py':
           'from mypylike.plugin import Plugin\ndef plugin(version):\n    """The type checker entry point."""\n',
-        'pluglib/suite/__init__.py': '',
+        // A suite shipped for other packages to run, its test cases re-exported (as sqlalchemy.testing.suite does).
+        'pluglib/suite/__init__.py': 'from .test_things import *\nfrom .things_test import test_b\n',
         'pluglib/suite/test_things.py': 'class ThingTest:\n    def test_a(self):\n        """A test."""\n',
         'pluglib/suite/things_test.py': 'def test_b():\n    """Another test."""\n',
       },
@@ -294,6 +296,10 @@ describe('Python API pages', () => {
     );
     expect(index).toContain('```python\n>>> field_validator("a")\n1\n```');
     expect(index).toContain('## PydanticUserError\n\n`from pydlike import PydanticUserError` · class');
+    // A class that defines `__new__` and no `__init__` is called as its `__new__` says.
+    expect(index).toContain(
+      "class PydanticUserError(Exception):\n    def __new__(cls, message: str, *, code: str) -> 'PydanticUserError'\n```",
+    );
     const model = files['api/pydlike/BaseModel.md'] ?? '';
     expect(model).toContain('## BaseModel\n\n`from pydlike import BaseModel` · class');
     expect(model).toContain('class BaseModel:\n    def __init__(self, /, **data: object) -> None');
@@ -313,7 +319,7 @@ describe('Python API pages', () => {
     expect(Object.values(files).join('\n')).not.toMatch(/_private|helper|test_x/);
   });
 
-  it('puts a module needing a tool the package does not require under api/other-entry-points/, and no test module', async () => {
+  it('puts a module needing a tool the package does not require under api/other-entry-points/, and no test module, re-exported or not', async () => {
     const { files, warnings } = await staged('plugin-lib');
     expect(warnings).toEqual([]);
     expect(
@@ -328,6 +334,8 @@ describe('Python API pages', () => {
       'api/pluglib/render/index.md',
     ]);
     expect(files['api/other-entry-points/pluglib/mypy/index.md']).toContain('## plugin');
+    // Test cases are not API where a package re-exports them either.
+    expect(Object.values(files).join('\n')).not.toMatch(/ThingTest|test_b/);
   });
 
   it('quotes the README paragraph that introduces a Python example in the section of the API it calls', async () => {

@@ -80,7 +80,7 @@ def class_def(node):
     for index, child in enumerate(body):
         following = body[index + 1] if index + 1 < len(body) else None
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if child.name.startswith('_') and child.name not in ('__init__', '__call__'):
+            if child.name.startswith('_') and child.name not in ('__init__', '__new__', '__call__'):
                 continue
             members.append(function(child, node.name))
         elif isinstance(child, (ast.Assign, ast.AnnAssign)):

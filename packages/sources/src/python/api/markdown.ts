@@ -79,9 +79,7 @@ function objectSection(object: PythonObject): string {
     def.kind === 'class'
       ? [
           [...(def.decorators ?? []).map((d) => `@${d}`), `${def.signature}:`].join('\n'),
-          ...(def.members ?? [])
-            .filter((m) => m.name === '__init__')
-            .map((m) => `    ${m.signature.replace(/\n/g, '\n    ')}`),
+          ...constructors(def).map((m) => `    ${m.signature.replace(/\n/g, '\n    ')}`),
         ].join('\n')
       : [...object.overloads.map((s) => `@overload\n${s}`), ...(def.overload ? [] : [def.signature])].join('\n\n');
   if (signatures !== '') parts.push(['```python', renamed(signatures, def.name, object.name), '```'].join('\n'));
@@ -103,6 +101,16 @@ function memberSection(owner: PythonObject, group: readonly PythonDef[]): string
   ];
   parts.push(['```python', signatures.join('\n\n'), '```'].join('\n'));
   return parts.join('\n\n');
+}
+
+/**
+ * How a class is called: its `__init__` (each overload), else its `__new__`, as `inspect.signature` reads a class that
+ * defines no `__init__` (jinja2's `Template(source, …)`).
+ */
+function constructors(def: PythonDef): readonly PythonDef[] {
+  const members = def.members ?? [];
+  const inits = members.filter((m) => m.name === '__init__');
+  return inits.length > 0 ? inits : members.filter((m) => m.name === '__new__');
 }
 
 /** The deprecation first, then the docstring (of the implementation, else of the first overload that has one). */

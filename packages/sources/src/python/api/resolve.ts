@@ -18,20 +18,27 @@ export interface PythonObject {
 }
 
 /**
- * Whether a module path is public: no part with a leading underscore (`__init__` aside), no test folder, and no test
- * module as pytest finds them (`test_*.py`, `*_test.py`: a suite shipped for others to run, not API).
+ * Whether a module path is public: no part with a leading underscore (`__init__` aside) and no test module
+ * ({@link isTestModule}).
  */
 export function isPublicModule(module: string): boolean {
+  return !isTestModule(module) && module.split('.').every((part) => !part.startsWith('_'));
+}
+
+/**
+ * Whether a module is part of a test suite: in a test folder, or a test module as pytest finds them (`test_*.py`,
+ * `*_test.py`, `conftest.py`): a suite shipped for others to run, not API.
+ */
+function isTestModule(module: string): boolean {
   return module
     .split('.')
-    .every(
+    .some(
       (part) =>
-        !part.startsWith('_') &&
-        part !== 'tests' &&
-        part !== 'test' &&
-        part !== 'conftest' &&
-        !part.startsWith('test_') &&
-        !part.endsWith('_test'),
+        part === 'tests' ||
+        part === 'test' ||
+        part === 'conftest' ||
+        part.startsWith('test_') ||
+        part.endsWith('_test'),
     );
 }
 
@@ -120,7 +127,8 @@ export function publicObjects(
     for (const name of exportsOf(moduleName)) {
       const found = resolve(moduleName, name);
       const first = found?.defs[0];
-      if (!found || !first) continue;
+      // A suite's test cases are not API where a package re-exports them either (`from .test_select import *`).
+      if (!found || !first || isTestModule(found.module)) continue;
       const key = `${found.module}\0${first.name}`;
       const entry = reached.get(key) ?? { def: found.defs, places: [] };
       entry.places.push({ module: moduleName, name });
