@@ -31,11 +31,21 @@ export type ChunkRow = readonly [number, number, unknown, unknown, unknown, unkn
  * server's run of questions reads again misses every time: the 60 questions of the eval read ~4,500 chunks over 12
  * libraries, and at 4,096 spent a sixth of their time reading fields again. At 16,384, a search over 100 libraries
  * held ~40 MB more than at 8,192.
+ *
+ * A chunk is kept the second time it is read lately (while it is among the last `size` to `2 × size` chunks read and
+ * not kept), as a phrase list is made the second time it is asked for (phrase-scores.ts): a search over more
+ * libraries than the cache holds reads each of their chunks once per question, and kept at first sight they replaced
+ * every chunk kept with ones let go of before they were read again, each living long enough to be collected with
+ * the old generation of the JavaScript heap, and with it the fields of nearly every chunk read (1,000 synthetic
+ * libraries: ~160 MB of fields a run of 20 questions; the heap's peak 190–220 → 136–196 MB, docs/benchmarks.md).
  */
 export class ChunkFieldsCache {
   /** By {@link chunkKey}, oldest first (a Map iterates in insertion order). */
   readonly #entries = new Map<number, ChunkFields>();
   readonly #size: number;
+  /** Keys of chunks read and not kept, the newer generation first, each up to #size keys. */
+  #readLately = new Set<number>();
+  #readBefore = new Set<number>();
 
   /** @param size - how many chunks' fields to keep at most (0: none). */
   constructor(size: number) {
@@ -48,22 +58,37 @@ export class ChunkFieldsCache {
     return key === undefined ? undefined : this.#entries.get(key);
   }
 
-  /** Keeps a chunk's fields, letting the oldest go when full. */
+  /** Keeps a chunk's fields if it was read lately (see the class), letting the oldest go when full. */
   set(reader: number, fields: ChunkFields): void {
     const key = chunkKey(reader, fields.id);
     if (key === undefined || this.#size === 0) return;
+    if (!this.#readLately.has(key) && !this.#readBefore.has(key)) {
+      this.#remember(key);
+      return;
+    }
     if (this.#entries.size >= this.#size) this.#entries.delete(this.#entries.keys().next().value as number);
     this.#entries.set(key, fields);
   }
 
-  /** Lets go of every chunk. */
+  /** Lets go of every chunk, and of which were read lately. */
   clear(): void {
     this.#entries.clear();
+    this.#readLately.clear();
+    this.#readBefore.clear();
   }
 
   /** How many chunks' fields are kept now. */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Remembers a chunk read and not kept, forgetting the older generation when the newer is full. */
+  #remember(key: number): void {
+    if (this.#readLately.size >= this.#size) {
+      this.#readBefore = this.#readLately;
+      this.#readLately = new Set();
+    }
+    this.#readLately.add(key);
   }
 }
 

@@ -22,7 +22,7 @@ interface Asked {
 export interface Ceiling {
   /** At most its coverage as fusePhrasings measures it. */
   readonly coverage: number;
-  /** At most the share of the question's information its best chunk holds, as fusePhrasings measures it. */
+  /** At most the share of the question's information its best chunk holds, as withWorth (fuse.ts) measures it. */
   readonly information: number;
   /** Whether a chunk of it may hold a phrasing's rarest word. */
   readonly mayHoldRarest: boolean;

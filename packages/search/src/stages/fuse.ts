@@ -44,21 +44,37 @@ export function matchesAll(libraries: readonly LibraryCandidates[]): boolean {
 }
 
 /**
+ * A library's phrasings fused (fusePhrasings), before the question's words' worth over every library searched is
+ * known: what its candidates are and how much of each phrasing they cover. Kept per library while a search over
+ * many opens more of them, so each is fused once and its other hits are let go of as soon as it is scored.
+ */
+export interface FusedLibrary {
+  readonly list: Candidate[];
+  /** See LibraryCandidates.coverage. */
+  readonly coverage: number;
+  /** See LibraryCandidates.holdsAll. */
+  readonly holdsAll: boolean;
+  /**
+   * Per phrasing, the sets of terms (indices, as each hit holds them) that the hits it found hold, each once;
+   * undefined where the phrasing found nothing or has no terms. All the information and rarest word are read from.
+   */
+  readonly held: ReadonlyArray<ReadonlyArray<readonly number[]> | undefined>;
+}
+
+/**
  * One library's answer to every phrasing, fused into one list ({@link fuseScores}:
  * each phrasing's normalised scores weighed, the topic's most), then cut at the
  * library's own drop. A chunk under the drop within its own library is under it
  * in any merged list (scaling a library's scores keeps their ratios), so it is let go
- * here: over many libraries, most are. `information` and `rarest` are the question's
- * words' worth over every library searched, per phrasing.
+ * here: over many libraries, most are. What reads the other libraries (the question's
+ * words' worth over all of them) is added by {@link withWorth}.
  */
 export function fusePhrasings(
   target: Target,
   hits: readonly PhrasingHits[],
   phrasings: readonly Phrasing[],
-  information: readonly (readonly number[])[],
-  rarest: readonly number[],
   ranking: RankingConfig,
-): LibraryCandidates {
+): FusedLibrary {
   const byId = hits.map((h) => new Map(h.list.map((c) => [c.hit.id, c])));
   const lexical = fuseScores(
     hits.map((h) => h.list.map((c) => ({ id: String(c.hit.id), score: c.score }))),
@@ -97,24 +113,58 @@ export function fusePhrasings(
     });
   }
   let coverage = 0;
-  let informationHeld = 0;
-  let holdsRarest = false;
   let holdsAll = false;
+  const held: (number[][] | undefined)[] = [];
   for (const [i, h] of hits.entries()) {
     const phrasing = phrasings[i] as Phrasing;
     holdsAll ||= h.bestCoverage > 0 && h.bestCoverage === phrasing.terms.length;
-    if (h.list.length === 0 || phrasing.terms.length === 0) continue;
+    if (h.list.length === 0 || phrasing.terms.length === 0) {
+      held.push(undefined);
+      continue;
+    }
     coverage = Math.max(
       coverage,
       phrasing.weight * (h.bestCoverage / phrasing.terms.length) ** ranking.coverageExponent,
     );
+    // Each set once, in the order its hit holds it: a share is a sum over the set, and sums depend on their order.
+    const sets = new Map<string, readonly number[]>();
+    for (const c of h.list) {
+      const key = c.held.join(',');
+      if (!sets.has(key)) sets.set(key, c.held);
+    }
+    held.push([...sets.values()] as number[][]);
+  }
+  return { list, coverage, holdsAll, held };
+}
+
+/**
+ * A fused library with what the question's words are worth over every library searched (`information` and `rarest`,
+ * per phrasing): how much of that its best hit holds, and whether a hit holds the rarest word.
+ */
+export function withWorth(
+  fused: FusedLibrary,
+  phrasings: readonly Phrasing[],
+  information: readonly (readonly number[])[],
+  rarest: readonly number[],
+): LibraryCandidates {
+  let informationHeld = 0;
+  let holdsRarest = false;
+  for (const [i, sets] of fused.held.entries()) {
+    if (sets === undefined) continue;
+    const phrasing = phrasings[i] as Phrasing;
     const weights = information[i] ?? [];
-    const share = h.list.reduce((most, c) => Math.max(most, heldShare(weights, c.held)), 0);
+    const share = sets.reduce((most, held) => Math.max(most, heldShare(weights, held)), 0);
     informationHeld = Math.max(informationHeld, phrasing.weight * share);
     const r = rarest[i] ?? -1;
-    holdsRarest ||= r >= 0 && h.list.some((c) => c.held.includes(r));
+    holdsRarest ||= r >= 0 && sets.some((held) => held.includes(r));
   }
-  return { list, coverage, information: informationHeld, holdsRarest, holdsAll };
+  return {
+    list: fused.list,
+    coverage: fused.coverage,
+    information: informationHeld,
+    holdsRarest,
+    holdsAll: fused.holdsAll,
+  };
 }
 
 /** Each found section's entry-point weight (signals.ts), by id: less than 1 only on another entry point's page. */

@@ -1,15 +1,22 @@
 import type { Term } from '@docs/store';
 import type { Retrieval } from '../hybrid.js';
+import type { TermCounts } from '../idf.js';
 import { idfWeights } from '../idf.js';
 import type { RankingConfig } from '../ranking.js';
 import type { Reranking } from '../reranking.js';
 import type { Phrasing } from './analyze.js';
 import { OpeningPlan, worthCounting } from './bounds.js';
 import { type CatalogKnowledge, countedExactly } from './catalog.js';
-import { fusePhrasings, type LibraryCandidates, matchesAll } from './fuse.js';
+import { type FusedLibrary, fusePhrasings, type LibraryCandidates, matchesAll, withWorth } from './fuse.js';
 import type { PhrasingHits } from './hits.js';
 import { scoreLibrary } from './score-library.js';
 import { isUnreadable, type Target } from './target.js';
+
+/** What a library answering found: its phrasings fused, and per phrasing its counts of the terms. */
+interface Found {
+  readonly counts: readonly TermCounts[];
+  readonly fused: FusedLibrary;
+}
 
 /** How a search treats the libraries it is given. */
 export interface LibraryPolicy {
@@ -82,19 +89,33 @@ export async function gather(
     mayDefer,
     policy.depth,
   );
-  /** Per target: what it found; undefined while not opened, or when it could not be read. */
-  const opened: (PhrasingHits[] | undefined)[] = targets.map(() => undefined);
+  /**
+   * Per target: what it found, its phrasings fused at once (fusePhrasings) and its counts; undefined while not opened,
+   * or when it could not be read. Only the candidates above the library's own drop are kept: over many libraries the
+   * rest of each one's hits are let go of as soon as it is scored, instead of being held, and fused again, until the
+   * last library is.
+   */
+  const opened: (Found | undefined)[] = targets.map(() => undefined);
+  /** What a library not opened stands in with (OpeningPlan.standIn), fused once. */
+  const standing = new Map<number, Found>();
+  const found = (target: Target, lists: readonly PhrasingHits[]): Found => ({
+    counts: lists.map((l) => l.counts),
+    fused: fusePhrasings(target, lists, phrasings, ranking),
+  });
   const open = async (indices: readonly number[]) => {
     for (const index of indices) {
       const target = targets[index] as Target;
       try {
-        opened[index] = await scoreLibrary(
+        opened[index] = found(
           target,
-          phrasings,
-          perLibrary,
-          ranking,
-          models.retrieval,
-          known.get(target.pkg.file)?.phrasings,
+          await scoreLibrary(
+            target,
+            phrasings,
+            perLibrary,
+            ranking,
+            models.retrieval,
+            known.get(target.pkg.file)?.phrasings,
+          ),
         );
       } catch (error) {
         if (!policy.skipUnreadable || !isUnreadable(error)) throw error;
@@ -103,32 +124,39 @@ export async function gather(
       }
     }
   };
+  const standIn = (index: number): Found | undefined => {
+    const lists = plan.standIn(index);
+    if (!lists) return undefined;
+    let kept = standing.get(index);
+    if (!kept) {
+      kept = found(targets[index] as Target, lists);
+      standing.set(index, kept);
+    }
+    return kept;
+  };
   const gathered = async (bar?: number): Promise<Gathered> => {
     for (;;) {
       const answering: Target[] = [];
-      const hits: PhrasingHits[][] = [];
+      const answers: Found[] = [];
       for (const [index, target] of targets.entries()) {
-        const lists = plan.standIn(index) ?? opened[index];
-        if (!lists) continue;
-        hits.push(lists);
+        const answer = standIn(index) ?? opened[index];
+        if (!answer) continue;
+        answers.push(answer);
         answering.push(target);
       }
       // A term's information is counted over everything searched, so the shares compare across libraries.
       const information = phrasings.map((p, i) =>
         idfWeights(
-          hits.map((lists) => (lists[i] as PhrasingHits).counts),
+          answers.map((a) => a.counts[i] as TermCounts),
           p.terms.length,
         ),
       );
-      const mentioned = (p: number, term: number) =>
-        hits.some((lists) => (lists[p]?.counts.frequencies[term] ?? 0) > 0);
+      const mentioned = (p: number, term: number) => answers.some((a) => (a.counts[p]?.frequencies[term] ?? 0) > 0);
       // Each phrasing's rarest word that some library holds: the word that tells libraries apart.
       const rarest = information.map((w, p) =>
         w.reduce((best, x, t) => (mentioned(p, t) && (best < 0 || x > (w[best] ?? 0)) ? t : best), -1),
       );
-      const libraries = answering.map((target, t) =>
-        fusePhrasings(target, hits[t] as PhrasingHits[], phrasings, information, rarest, ranking),
-      );
+      const libraries = answers.map((a) => withWorth(a.fused, phrasings, information, rarest));
       const more = plan.next(libraries, information, rarest, bar);
       if (more.length > 0) {
         await open(more);

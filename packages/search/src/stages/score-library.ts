@@ -227,6 +227,15 @@ interface SectionFacts {
  */
 const sectionFacts = new WeakMap<readonly string[], SectionFacts>();
 
+/**
+ * Breadcrumb arrays seen once: a chunk's facts are kept from the second time its array is seen, which only the
+ * reader's cache makes happen (a chunk read again without it comes with a new array). Kept at first sight, the facts of
+ * every chunk a search over many libraries reads (most of them never kept by the reader) outlived the young generation
+ * of the JavaScript heap, a WeakMap's values being let go of only by a full collection: ~170 MB a run of 20 questions
+ * over 1,000 libraries, docs/benchmarks.md.
+ */
+const seenOnce = new WeakSet<readonly string[]>();
+
 function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
   let found = sectionFacts.get(hit.breadcrumb);
   if (!found) {
@@ -241,7 +250,8 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
       otherVersion: isOtherVersionPage(hit.path, major),
       otherEntry: isOtherEntryPointPage(hit.path),
     };
-    sectionFacts.set(hit.breadcrumb, found);
+    if (seenOnce.has(hit.breadcrumb)) sectionFacts.set(hit.breadcrumb, found);
+    else seenOnce.add(hit.breadcrumb);
   }
   return found;
 }
