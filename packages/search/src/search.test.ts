@@ -290,6 +290,10 @@ describe('analyzeQuery', () => {
     ['"code": -32602 Unknown tool', [], ['code', '32602', 'unknown', 'tool']],
     ['how to', [], ['how', 'to']],
     ['vitest', ['vitest'], ['vitest']],
+    // Words of time and order stay: they are the question.
+    ['number of days between two dates', [], ['number', 'days', 'between', 'two', 'dates']],
+    ['run setup code before each test', [], ['run', 'setup', 'code', 'before', 'test']],
+    ['stop retrying after 3 attempts', [], ['stop', 'retrying', 'after', '3', 'attempts']],
   ])('%j → %j', (topic, alsoDrop, terms) => {
     expect(analyzeQuery(topic, { alsoDrop }).terms).toEqual(terms);
   });
