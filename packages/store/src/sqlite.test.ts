@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe('openReadOnlyDatabase', () => {
-  it('maps nothing of the file and keeps a page cache of 64 KiB, and reads the file', () => {
+  it('maps nothing of the file and keeps a page cache of 32 KiB, and reads the file', () => {
     const file = path.join(dir, 'x.db');
     const writer = new Database(file);
     writer.exec("CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('kept')");
@@ -24,7 +24,7 @@ describe('openReadOnlyDatabase', () => {
     const db = openReadOnlyDatabase(file);
     try {
       expect(db.pragma('mmap_size', { simple: true })).toBe(0);
-      expect(db.pragma('cache_size', { simple: true })).toBe(-64);
+      expect(db.pragma('cache_size', { simple: true })).toBe(-32);
       expect(db.prepare('SELECT v FROM t').pluck().get()).toBe('kept');
       expect(() => db.exec("INSERT INTO t VALUES ('no')")).toThrow(/readonly/);
     } finally {
