@@ -4,6 +4,7 @@ import { projectNpmrcApproval } from '../config/npmrc-approval.js';
 import { openStore, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../options.js';
+import { groupDigits } from '../terminal.js';
 
 /** Options of `docs publish`, as commander parses them. */
 export interface PublishCommandOptions {
@@ -39,7 +40,7 @@ export async function publish(spec: string, options: PublishCommandOptions, glob
     process.stdout.write(
       `${result.dryRun ? 'Would publish' : 'Published'} ${what} to ${result.registry}: ` +
         `${result.docs.library}@${result.docs.version}, ${result.docs.sections} sections, ` +
-        `${result.docs.tokens.toLocaleString('en')} tokens, ${(result.bytes / 1e6).toFixed(1)} MB tarball, ${result.integrity.slice(0, 20)}…\n`,
+        `${groupDigits(result.docs.tokens)} tokens, ${(result.bytes / 1e6).toFixed(1)} MB tarball, ${result.integrity.slice(0, 20)}…\n`,
     );
   } finally {
     await store.close();

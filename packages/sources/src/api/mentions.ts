@@ -99,13 +99,16 @@ export function docsMentions(
   const isSetting = (index: number) => (calling.get(index) ?? 0) > settingAbove;
 
   const lent = new Map<number, string[]>();
+  // At most MAX_PASSAGES each, each once, in the order lent.
+  const lend = (index: number, text: string) => {
+    const list = lent.get(index) ?? [];
+    if (list.length < MAX_PASSAGES && !list.includes(text)) lent.set(index, [...list, text]);
+  };
   // What a heading names, its first paragraph says first.
   for (const { prose, named } of defined) {
     const text = passage(prose, MAX_PASSAGE_CHARS);
-    for (const index of named) {
-      const list = lent.get(index) ?? [];
-      if (text !== '' && list.length < MAX_PASSAGES && !list.includes(text)) lent.set(index, [...list, text]);
-    }
+    if (text === '') continue;
+    for (const index of named) lend(index, text);
   }
   for (const { prose, named } of examples) {
     if (prose === undefined) continue;
@@ -114,10 +117,7 @@ export function docsMentions(
     const besides = [...named].filter((index) => !isSetting(index));
     const shown = besides.length > 0 ? besides : [...named];
     if (text === '' || shown.length === 0 || shown.length > MAX_NAMED) continue;
-    for (const index of shown) {
-      const list = lent.get(index) ?? [];
-      if (list.length < MAX_PASSAGES && !list.includes(text)) lent.set(index, [...list, text]);
-    }
+    for (const index of shown) lend(index, text);
   }
   return lent;
 }
