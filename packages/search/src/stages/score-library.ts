@@ -6,6 +6,7 @@ import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
 import type { RankingConfig } from '../ranking.js';
 import { type SignalContext, signalScore, withSamePage } from '../signals.js';
 import { isIdentifier } from '../terms.js';
+import { formsInNames, wordsByStem } from '../word-forms.js';
 import type { Phrasing } from './analyze.js';
 import type { KnownTerms } from './catalog.js';
 import type { LexicalHits, PhrasingHits } from './hits.js';
@@ -161,17 +162,27 @@ async function lexicalCandidates(
   // (`help_option`) whose other parts the question asks too (`add_constructor` for "add a constructor"); a word that
   // is only a part of a longer name the question does not otherwise name counts `partWeight` of itself there.
   const asked = new Set(terms.flatMap((term) => (typeof term === 'string' ? [term] : term).flatMap(indexTokens)));
+  // A word the trail does not hold, but a part of a joined name in it holds in another form (`safe` in `safe_load`
+  // for "safely"), counts `formWeight` of itself there; the name is then asked wholly if its other parts are.
+  const byStem = ranking.formWeight > 0 ? wordsByStem(words) : new Map<string, number>();
   const trailWeight = (facts: SectionFacts) => {
     const joined = new Set<number>();
     for (const [t, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(t + 1);
-    const whole = ranking.partWeight < 1 ? wholeTrail(facts.trail, facts.parts, asked) : facts.trail;
+    const forms = formsInNames(facts.parts, words, byStem);
+    const named = forms.size === 0 ? asked : new Set([...asked, ...[...forms.values()].flat()]);
+    const whole = ranking.partWeight < 1 ? wholeTrail(facts.trail, facts.parts, named) : facts.trail;
     let weight = 0;
     for (const [t, term] of terms.entries()) {
       const exact = alone[t] as Term;
+      const form = forms.get(t);
       if (joined.has(t) || tokensContain(whole, exact)) weight += counted(t, true);
       else if (tokensContain(whole, term)) weight += counted(t, false);
       else if (tokensContain(facts.trail, exact)) weight += counted(t, true) * ranking.partWeight;
       else if (tokensContain(facts.trail, term)) weight += counted(t, false) * ranking.partWeight;
+      else if (form !== undefined) {
+        const share = form.some((token) => whole.includes(token)) ? 1 : ranking.partWeight;
+        weight += (weights[t] ?? 0) * ranking.formWeight * share;
+      }
     }
     return weight;
   };
