@@ -3,7 +3,7 @@ import { headingNames } from './heading-names.js';
 import { formsInNames, wordsByStem } from './word-forms.js';
 
 /** The forms a heading trail's joined names hold of a question's words, by word. */
-function forms(breadcrumb: string[], words: string[]): Record<string, string[]> {
+function forms(breadcrumb: string[], words: string[]): Record<string, readonly string[]> {
   const found = formsInNames(headingNames(breadcrumb), words, wordsByStem(words));
   return Object.fromEntries([...found].map(([t, tokens]) => [words[t] as string, tokens]));
 }

@@ -43,6 +43,9 @@ export function wordsByStem(words: readonly string[]): ReadonlyMap<string, numbe
   return byStem;
 }
 
+/** What formsInNames finds in a trail with no forms of the question's words: one map, never changed. */
+const NONE: ReadonlyMap<number, readonly string[]> = new Map();
+
 /**
  * For each question word (by index) that a joined name of the heading trail holds in another form, those forms
  * (`safe_load` → `safe` for `safely`). A name of one word is left alone, as is a part that is the word itself.
@@ -51,16 +54,18 @@ export function formsInNames(
   names: readonly HeadingName[],
   words: readonly string[],
   byStem: ReadonlyMap<string, number>,
-): Map<number, string[]> {
-  const forms = new Map<number, string[]>();
-  if (byStem.size === 0) return forms;
+): ReadonlyMap<number, readonly string[]> {
+  if (byStem.size === 0) return NONE;
+  // Made only where a form is found: this runs for every section found in every library searched.
+  let forms: Map<number, string[]> | undefined;
   for (const name of names) {
     if (name.words < 2) continue;
     for (const token of name.tokens) {
       const t = isPlainWord(token) ? byStem.get(stemOf(token)) : undefined;
       if (t === undefined || token === words[t]) continue;
+      forms ??= new Map();
       forms.set(t, [...(forms.get(t) ?? []), token]);
     }
   }
-  return forms;
+  return forms ?? NONE;
 }
