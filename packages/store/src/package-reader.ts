@@ -363,6 +363,22 @@ export class PackageReader {
     return { matches, frequencies, chunks: (await this.stats()).chunks };
   }
 
+  /**
+   * The breadcrumbs of the chunks holding `term` in one indexed column, at most `limit` of them (the first by chunk
+   * id): what a search reads to tell whether a word names one of the package's own headings (api-words.ts in
+   * @docs/search). One pass over the term's chunks, and the stored fields of those kept.
+   */
+  async breadcrumbsHolding(term: Term, options: { column: FtsColumn; limit: number }): Promise<(readonly string[])[]> {
+    const expression = termExpression(term);
+    if (expression === undefined || options.limit <= 0) return [];
+    const ids = this.#rowids(columnExpression(options.column, expression)).slice(0, options.limit);
+    const fields = this.#fields(ids);
+    return ids.flatMap((id) => {
+      const f = fields.get(id);
+      return f ? [f.breadcrumb] : [];
+    });
+  }
+
   /** The content of each chunk id. */
   async chunkContents(ids: readonly number[]): Promise<Map<number, string>> {
     const unique = [...new Set(ids)];

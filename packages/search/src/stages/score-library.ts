@@ -1,5 +1,6 @@
 import { type ChunkHit, identifierWords, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
 import semver from 'semver';
+import { headingName } from '../api-words.js';
 import { type HeadingName, headingNames, wholeTrail } from '../heading-names.js';
 import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../history.js';
 import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
@@ -117,16 +118,44 @@ async function lexicalCandidates(
   known: KnownTerms | undefined,
 ): Promise<LexicalHits> {
   const reader = target.reader();
-  const { terms: words, searched: terms, exact: alone } = phrasing;
-  const { hits, matches, frequencies, chunks } = await matchingChunks(reader, terms, limit, ranking, known);
+  const { terms: words, searched: terms, exact: alone, apiWords } = phrasing;
+  // A stop word searched as an API's name is not looked for in the index (see `namesApi` below): its phrase is empty.
+  const indexed = apiWords.length === 0 ? terms : terms.map((term, t) => (apiWords.includes(t) ? '' : term));
+  const { hits, matches, frequencies, chunks } = await matchingChunks(reader, indexed, limit, ranking, known);
   const major = semver.parse(target.pkg.version)?.major;
   const counts = { frequencies, chunks };
   if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
   const weights = words.map((w) => (isIdentifier(w) ? ranking.identifierWeight : 1));
   const context: SignalContext = { ranking, totalWeight: weights.reduce((sum, w) => sum + w, 0) };
+  // Two words the question asks one after the other ("bind JSON") are named by an identifier that joins them
+  // (`ShouldBindJSON`): the heading trail names both, though the index holds the identifier as one token.
+  // (A stop word searched as an API's name, below, is left out of them: it joins no other word, `to date` is no `toDate`.)
+  const paired = words.flatMap((word, t) => (apiWords.includes(t) ? [] : [[t, word] as const]));
+  const pairs = paired.flatMap(([t, word], p) => {
+    const [n, next] = paired[p + 1] ?? [];
+    return n !== undefined && next !== undefined && !isIdentifier(word) && !isIdentifier(next)
+      ? [[t, n, `${word} ${next}`] as const]
+      : [];
+  });
+  const joinedIn = (facts: SectionFacts) => {
+    const joined = new Set<number>();
+    for (const [t, n, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(n);
+    return joined;
+  };
+  // A stop word searched as an API's name is a word of the question only in a section whose heading trail names it
+  // (`Select.where`, not `whereRef` nor `toDate`), which holds it there: it adds to that section's share of the words
+  // and its heading's. Elsewhere it is the function word it is in prose, and a section is scored as if the question
+  // had not asked it; BM25, which ranks the candidates, reads the other words only (the word is in most sections).
+  const facts = hits.map((h) => factsOf(h, major));
+  const namesApi = (i: number, t: number) => (facts[i] as SectionFacts).named.has(words[t] as string);
   // Every hit holds at least one term.
-  const held = hits.map((h) => matches.get(h.id) ?? [0]);
+  const held = hits.map((h, i) => {
+    const found = matches.get(h.id) ?? [0];
+    if (apiWords.length === 0) return found;
+    const named = apiWords.filter((t) => namesApi(i, t));
+    return [...found.filter((t) => !apiWords.includes(t)), ...named].sort((a, b) => a - b);
+  });
   const covered = held.map((found) => found.length);
   // A section holding only a synonym of a word (`validation` for `validate`, `res` for `response`) is about something
   // related to it, not necessarily it: the word counts `synonymWeight` of its weight there, in the share and the
@@ -151,45 +180,42 @@ async function lexicalCandidates(
     const w = widened.indexOf(t);
     return w < 0 || (wordHeld.get(id)?.includes(w) ?? false);
   };
-  // Two words the question asks one after the other ("bind JSON") are named by an identifier that joins them
-  // (`ShouldBindJSON`): the heading trail names both, though the index holds the identifier as one token.
-  const pairs = words.flatMap((word, t) => {
-    const next = words[t + 1];
-    return next !== undefined && !isIdentifier(word) && !isIdentifier(next) ? [[t, `${word} ${next}`] as const] : [];
-  });
   // A heading names a word wholly where the word is a name of its own (`option`), or a part of a joined name
   // (`help_option`) whose other parts the question asks too (`add_constructor` for "add a constructor"); a word that
   // is only a part of a longer name the question does not otherwise name counts `partWeight` of itself there.
   const asked = new Set(terms.flatMap((term) => (typeof term === 'string' ? [term] : term).flatMap(indexTokens)));
-  const trailWeight = (facts: SectionFacts) => {
-    const joined = new Set<number>();
-    for (const [t, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(t + 1);
-    const whole = ranking.partWeight < 1 ? wholeTrail(facts.trail, facts.parts, asked) : facts.trail;
+  const trailWeight = (i: number) => {
+    const section = facts[i] as SectionFacts;
+    const joined = joinedIn(section);
+    const whole = ranking.partWeight < 1 ? wholeTrail(section.trail, section.parts, asked) : section.trail;
     let weight = 0;
     for (const [t, term] of terms.entries()) {
       const exact = alone[t] as Term;
-      if (joined.has(t) || tokensContain(whole, exact)) weight += counted(t, true);
+      if (apiWords.includes(t)) {
+        if (namesApi(i, t)) weight += counted(t, true);
+      } else if (joined.has(t) || tokensContain(whole, exact)) weight += counted(t, true);
       else if (tokensContain(whole, term)) weight += counted(t, false);
-      else if (tokensContain(facts.trail, exact)) weight += counted(t, true) * ranking.partWeight;
-      else if (tokensContain(facts.trail, term)) weight += counted(t, false) * ranking.partWeight;
+      else if (tokensContain(section.trail, exact)) weight += counted(t, true) * ranking.partWeight;
+      else if (tokensContain(section.trail, term)) weight += counted(t, false) * ranking.partWeight;
     }
     return weight;
   };
   const plainOwn: number[] = [];
   const own = hits.map((h, i) => {
     // The heading trail and the page's kind are read from the hit (and kept per section), not queried.
-    const facts = factsOf(h, major);
+    const section = facts[i] as SectionFacts;
+    const unasked = apiWords.reduce((sum, t) => (namesApi(i, t) ? sum : sum + (weights[t] ?? 0)), 0);
     const { score, words: wordsAlone } = signalScore(
       h.score,
       {
         inboundLinks: h.inboundLinks,
-        history: facts.history,
-        otherVersion: facts.otherVersion,
-        otherEntry: facts.otherEntry,
+        history: section.history,
+        otherVersion: section.otherVersion,
+        otherEntry: section.otherEntry,
         heldWeight: (held[i] ?? []).reduce((sum, t) => sum + counted(t, heldExactly(h.id, t)), 0),
-        trailWeight: () => trailWeight(facts),
+        trailWeight: () => trailWeight(i),
       },
-      context,
+      unasked === 0 ? context : { ...context, totalWeight: context.totalWeight - unasked },
     );
     plainOwn.push(wordsAlone);
     return score;
@@ -214,6 +240,8 @@ interface SectionFacts {
   readonly parts: readonly HeadingName[];
   /** The words of each camelCase identifier in its heading trail, one list each (`ShouldBindJSON` → should, bind, json). */
   readonly names: readonly (readonly string[])[];
+  /** The names its headings are, each as code writes it (`Select.where` → where; api-words.ts). */
+  readonly named: ReadonlySet<string>;
   readonly history: boolean;
   readonly otherVersion: boolean;
   /** An API page of an entry point the package's docs never show imported. */
@@ -246,6 +274,7 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => indexTokens(line)),
+      named: new Set(hit.breadcrumb.flatMap((heading) => headingName(heading) ?? [])),
       history: isHistoryPage(hit.path, hit.title),
       otherVersion: isOtherVersionPage(hit.path, major),
       otherEntry: isOtherEntryPointPage(hit.path),

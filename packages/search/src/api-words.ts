@@ -1,0 +1,47 @@
+import type { PackageReader } from '@docs/store';
+import { STOP_WORDS } from './stop-words.js';
+
+/**
+ * How many of a library's sections holding a stop word in their own heading are read to look for the one named by
+ * it: the most any fixture library has is SQLAlchemy's 133 for `from` (one FTS pass, then each section's stored
+ * fields), so the bound only keeps a pathological package from costing more.
+ */
+const MAX_HEADINGS = 500;
+
+// A heading that is a name and nothing else: identifiers joined by `.`, `::` or `#` (`Select.where`,
+// `ExpressionBuilder.or`, `.or`, `or_`), once the code marks around it (backticks, a call's parentheses) are gone.
+const NAME = /^(?:\.|::|#)?[\p{L}\p{N}_$]+(?:(?:\.|::|#)[\p{L}\p{N}_$]+)*$/u;
+
+/**
+ * The last name a heading is, when it is one (`SelectQueryBuilder.where` → `where`, `` `where()` `` → `where`,
+ * `or_` → `or`), else undefined (`Where clauses`, `WHERE`). One trailing underscore is left out: PEP 8's way of
+ * naming a function after a keyword (SQLAlchemy's `or_`, `and_`, `not_`, `in_`) is that word's name.
+ */
+export function headingName(heading: string): string | undefined {
+  const bare = heading
+    .trim()
+    .replace(/^`+|`+$/g, '')
+    .replace(/\([^()]*\)$/u, '')
+    .trim();
+  if (!NAME.test(bare)) return undefined;
+  const last = bare.split(/\.|::|#/u).pop() ?? '';
+  return last.endsWith('_') && !last.endsWith('__') ? last.slice(0, -1) : last;
+}
+
+/**
+ * Which of `words` (a question's stop words) name one of the library's APIs: the own heading of one of its sections
+ * is a name whose last part is the word, written as code writes it, in lower case (`Select.where`, `ZodType.or`,
+ * `or_`). There the word is what the question asks for ("select rows with a where clause", "where clause with OR
+ * conditions"); in a library whose headings only say it in prose ("Where to go next", "Or"), it stays a function
+ * word and is dropped. A word in prose starts a heading with a capital, a method's name does not, so the case tells
+ * them apart. One pass over the chunks holding the word in their own heading, per word.
+ */
+export async function apiWords(reader: PackageReader, words: readonly string[]): Promise<string[]> {
+  const named: string[] = [];
+  for (const word of new Set(words)) {
+    if (!STOP_WORDS.has(word)) continue;
+    const breadcrumbs = await reader.breadcrumbsHolding(word, { column: 'heading', limit: MAX_HEADINGS });
+    if (breadcrumbs.some((b) => b.length > 0 && headingName(b[b.length - 1] as string) === word)) named.push(word);
+  }
+  return named;
+}
