@@ -1,4 +1,4 @@
-import type { PackageReader } from '@docs/store';
+import type { ChunkHit, PackageReader } from '@docs/store';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -29,19 +29,28 @@ export function headingName(heading: string): string | undefined {
 }
 
 /**
- * Which of `words` (a question's stop words) name one of the library's APIs: the own heading of one of its sections
- * is a name whose last part is the word, written as code writes it, in lower case (`Select.where`, `ZodType.or`,
- * `or_`). There the word is what the question asks for ("select rows with a where clause", "where clause with OR
- * conditions"); in a library whose headings only say it in prose ("Where to go next", "Or"), it stays a function
- * word and is dropped. A word in prose starts a heading with a capital, a method's name does not, so the case tells
- * them apart. One pass over the chunks holding the word in their own heading, per word.
+ * The sections of a library whose own heading is a name whose last part is `word`, written as code writes it, in
+ * lower case (`Select.where`, `ZodType.or`, `or_` for `where`, `or`), as hits with a score of 0. A word in prose
+ * starts a heading with a capital (`Where to go next`, `Or`), a method's name does not, so the case tells them
+ * apart. One pass over the sections holding the word in their own heading.
+ */
+export async function sectionsNamed(reader: PackageReader, word: string): Promise<ChunkHit[]> {
+  const holding = await reader.chunksHolding(word, { column: 'heading', limit: MAX_HEADINGS });
+  return holding.filter((h) => {
+    const own = h.breadcrumb[h.breadcrumb.length - 1];
+    return own !== undefined && headingName(own) === word;
+  });
+}
+
+/**
+ * Which of `words` (a question's stop words) name one of the library's APIs (see {@link sectionsNamed}). There the
+ * word is what the question asks for ("select rows with a where clause", "where clause with OR conditions"); in a
+ * library whose headings only say it in prose, it stays a function word and is dropped.
  */
 export async function apiWords(reader: PackageReader, words: readonly string[]): Promise<string[]> {
   const named: string[] = [];
   for (const word of new Set(words)) {
-    if (!STOP_WORDS.has(word)) continue;
-    const breadcrumbs = await reader.breadcrumbsHolding(word, { column: 'heading', limit: MAX_HEADINGS });
-    if (breadcrumbs.some((b) => b.length > 0 && headingName(b[b.length - 1] as string) === word)) named.push(word);
+    if (STOP_WORDS.has(word) && (await sectionsNamed(reader, word)).length > 0) named.push(word);
   }
   return named;
 }

@@ -1,6 +1,6 @@
 import { type ChunkHit, identifierWords, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
 import semver from 'semver';
-import { headingName } from '../api-words.js';
+import { headingName, sectionsNamed } from '../api-words.js';
 import { type HeadingName, headingNames, wholeTrail } from '../heading-names.js';
 import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../history.js';
 import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
@@ -121,7 +121,9 @@ async function lexicalCandidates(
   const { terms: words, searched: terms, exact: alone, apiWords } = phrasing;
   // A stop word searched as an API's name is not looked for in the index (see `namesApi` below): its phrase is empty.
   const indexed = apiWords.length === 0 ? terms : terms.map((term, t) => (apiWords.includes(t) ? '' : term));
-  const { hits, matches, frequencies, chunks } = await matchingChunks(reader, indexed, limit, ranking, known);
+  const found = await matchingChunks(reader, indexed, limit, ranking, known);
+  const { frequencies, chunks } = found;
+  const { hits, matches } = apiWords.length === 0 ? found : await withNamed(reader, found, phrasing, indexed, ranking);
   const major = semver.parse(target.pkg.version)?.major;
   const counts = { frequencies, chunks };
   if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
@@ -228,6 +230,37 @@ async function lexicalCandidates(
     held,
     counts,
   };
+}
+
+/**
+ * The candidates with the sections named by the question's API words (sectionsNamed: `Select.where` for "where"),
+ * those the best `limit` by BM25 left out too, each scored by BM25 over every word of the question, its API words
+ * with the others: in such a section the word is the question's, in the others BM25 reads the other words only. A
+ * named section holding none of the other words is left out, as one not named would be. Best first.
+ */
+async function withNamed(
+  reader: PackageReader,
+  found: { readonly hits: readonly ChunkHit[]; readonly matches: ReadonlyMap<number, number[]> },
+  phrasing: Phrasing,
+  indexed: readonly Term[],
+  ranking: RankingConfig,
+): Promise<{ hits: ChunkHit[]; matches: Map<number, number[]> }> {
+  const named = new Set<number>();
+  for (const t of phrasing.apiWords) {
+    for (const h of await sectionsNamed(reader, phrasing.terms[t] as string)) named.add(h.id);
+  }
+  const matches = new Map(found.matches);
+  if (named.size === 0) return { hits: [...found.hits], matches };
+  const holding = await reader.termStatistics(indexed, [...named]);
+  const ids = [...named].filter((id) => holding.matches.has(id));
+  const rescored = await reader.searchAmong({ terms: phrasing.searched, mode: 'any' }, ids, {
+    weights: ranking.weights,
+  });
+  for (const h of rescored) matches.set(h.id, holding.matches.get(h.id) ?? []);
+  const hits = [...found.hits.filter((h) => !named.has(h.id)), ...rescored].sort(
+    (a, b) => b.score - a.score || a.id - b.id,
+  );
+  return { hits, matches };
 }
 
 /**
