@@ -112,6 +112,8 @@ describe('stop words a library names an API by', () => {
     const asked = await getDocs(store, 'querylib', 'add a where clause', { format: 'index' });
     expect(asked.query?.terms).toEqual(['add', 'where', 'clause']);
     expect(asked.results[0]?.heading).toBe('SelectQueryBuilder.where');
+    // Held by the sections it names, though the index is not asked about it.
+    expect(asked.confidence?.unmentioned).toEqual([]);
     // Without the word, the guide holding the other words more often comes first.
     const dropped = await getDocs(store, 'querylib', 'add a clause', { format: 'index' });
     expect(dropped.results[0]?.heading).toBe('Clauses');

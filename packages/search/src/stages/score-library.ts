@@ -57,6 +57,16 @@ export async function scoreLibrary(
   return lists;
 }
 
+/** What a library's index answers for a phrasing (matchingChunks). */
+interface Matching {
+  readonly hits: ChunkHit[];
+  /** Per hit, the terms (indices) it holds. */
+  readonly matches: Map<number, number[]>;
+  /** Per term, how many chunks hold it. */
+  readonly frequencies: readonly number[];
+  readonly chunks: number;
+}
+
 /**
  * The chunks matching any of the terms, best BM25 first; which terms each
  * holds; and how many chunks hold each term. Asked only about the terms the
@@ -71,7 +81,7 @@ async function matchingChunks(
   limit: number,
   ranking: RankingConfig,
   known: KnownTerms | undefined,
-): Promise<{ hits: ChunkHit[]; matches: Map<number, number[]>; frequencies: readonly number[]; chunks: number }> {
+): Promise<Matching> {
   if (!known) {
     const hits = await reader.search({ terms, mode: 'any' }, { limit, weights: ranking.weights });
     // Which terms each hit holds, and how common each term is: one pass over each term's chunks.
@@ -122,8 +132,8 @@ async function lexicalCandidates(
   // A stop word searched as an API's name is not looked for in the index (see `namesApi` below): its phrase is empty.
   const indexed = apiWords.length === 0 ? terms : terms.map((term, t) => (apiWords.includes(t) ? '' : term));
   const found = await matchingChunks(reader, indexed, limit, ranking, known);
-  const { frequencies, chunks } = found;
-  const { hits, matches } = apiWords.length === 0 ? found : await withNamed(reader, found, phrasing, indexed, ranking);
+  const { hits, matches, frequencies, chunks } =
+    apiWords.length === 0 ? found : await withNamed(reader, found, phrasing, indexed, ranking);
   const major = semver.parse(target.pkg.version)?.major;
   const counts = { frequencies, chunks };
   if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
@@ -145,12 +155,12 @@ async function lexicalCandidates(
     for (const [t, n, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(n);
     return joined;
   };
-  // A stop word searched as an API's name is a word of the question only in a section whose heading trail names it
+  // A stop word searched as an API's name is a word of the question only in a section whose own heading names it
   // (`Select.where`, not `whereRef` nor `toDate`), which holds it there: it adds to that section's share of the words
   // and its heading's. Elsewhere it is the function word it is in prose, and a section is scored as if the question
   // had not asked it; BM25, which ranks the candidates, reads the other words only (the word is in most sections).
   const facts = hits.map((h) => factsOf(h, major));
-  const namesApi = (i: number, t: number) => (facts[i] as SectionFacts).named.has(words[t] as string);
+  const namesApi = (i: number, t: number) => (facts[i] as SectionFacts).named === words[t];
   // Every hit holds at least one term.
   const held = hits.map((h, i) => {
     const found = matches.get(h.id) ?? [0];
@@ -240,17 +250,21 @@ async function lexicalCandidates(
  */
 async function withNamed(
   reader: PackageReader,
-  found: { readonly hits: readonly ChunkHit[]; readonly matches: ReadonlyMap<number, number[]> },
+  found: Matching,
   phrasing: Phrasing,
   indexed: readonly Term[],
   ranking: RankingConfig,
-): Promise<{ hits: ChunkHit[]; matches: Map<number, number[]> }> {
+): Promise<Matching> {
   const named = new Set<number>();
+  // How many sections hold each API word as the question's: those it names (the index was not asked about it).
+  const frequencies = [...found.frequencies];
   for (const t of phrasing.apiWords) {
-    for (const h of await sectionsNamed(reader, phrasing.terms[t] as string)) named.add(h.id);
+    const sections = await sectionsNamed(reader, phrasing.terms[t] as string);
+    frequencies[t] = sections.length;
+    for (const h of sections) named.add(h.id);
   }
   const matches = new Map(found.matches);
-  if (named.size === 0) return { hits: [...found.hits], matches };
+  if (named.size === 0) return { ...found, hits: [...found.hits], matches, frequencies };
   const holding = await reader.termStatistics(indexed, [...named]);
   const ids = [...named].filter((id) => holding.matches.has(id));
   const rescored = await reader.searchAmong({ terms: phrasing.searched, mode: 'any' }, ids, {
@@ -260,7 +274,7 @@ async function withNamed(
   const hits = [...found.hits.filter((h) => !named.has(h.id)), ...rescored].sort(
     (a, b) => b.score - a.score || a.id - b.id,
   );
-  return { hits, matches };
+  return { hits, matches, frequencies, chunks: found.chunks };
 }
 
 /**
@@ -273,8 +287,8 @@ interface SectionFacts {
   readonly parts: readonly HeadingName[];
   /** The words of each camelCase identifier in its heading trail, one list each (`ShouldBindJSON` → should, bind, json). */
   readonly names: readonly (readonly string[])[];
-  /** The names its headings are, each as code writes it (`Select.where` → where; api-words.ts). */
-  readonly named: ReadonlySet<string>;
+  /** The name its own heading is, as code writes it (`Select.where` → where; api-words.ts), if it is one. */
+  readonly named: string | undefined;
   readonly history: boolean;
   readonly otherVersion: boolean;
   /** An API page of an entry point the package's docs never show imported. */
@@ -307,7 +321,7 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => indexTokens(line)),
-      named: new Set(hit.breadcrumb.flatMap((heading) => headingName(heading) ?? [])),
+      named: headingName(hit.breadcrumb.at(-1) ?? ''),
       history: isHistoryPage(hit.path, hit.title),
       otherVersion: isOtherVersionPage(hit.path, major),
       otherEntry: isOtherEntryPointPage(hit.path),
