@@ -1,4 +1,4 @@
-import type { ChunkHit, PackageReader } from '@docs/store';
+import type { PackageReader } from '@docs/store';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -29,17 +29,33 @@ export function headingName(heading: string): string | undefined {
 }
 
 /**
- * The sections of a library whose own heading is a name whose last part is `word`, written as code writes it, in
- * lower case (`Select.where`, `ZodType.or`, `or_` for `where`, `or`), as hits with a score of 0. A word in prose
- * starts a heading with a capital (`Where to go next`, `Or`), a method's name does not, so the case tells them
- * apart. One pass over the sections holding the word in their own heading.
+ * Per reader, the sections each word was found to name. A reader reads one file as it was when opened (the store
+ * opens a new one for a file that changed), so what its headings name never changes under it; a search of one library
+ * asks about its question's stop words, and they recur from question to question. At most one entry per stop word.
  */
-export async function sectionsNamed(reader: PackageReader, word: string): Promise<ChunkHit[]> {
+const namedBy = new WeakMap<PackageReader, Map<string, readonly number[]>>();
+
+/**
+ * The sections (chunk ids) of a library whose own heading is a name whose last part is `word`, written as code writes
+ * it, in lower case (`Select.where`, `ZodType.or`, `or_` for `where`, `or`). A word in prose starts a heading with a
+ * capital (`Where to go next`, `Or`), a method's name does not, so the case tells them apart. One pass over the
+ * sections holding the word in their own heading, the first time a reader is asked about the word.
+ */
+export async function sectionsNamed(reader: PackageReader, word: string): Promise<readonly number[]> {
+  let known = namedBy.get(reader);
+  const kept = known?.get(word);
+  if (kept) return kept;
   const holding = await reader.chunksHolding(word, { column: 'heading', limit: MAX_HEADINGS });
-  return holding.filter((h) => {
+  const named = holding.flatMap((h) => {
     const own = h.breadcrumb[h.breadcrumb.length - 1];
-    return own !== undefined && headingName(own) === word;
+    return own !== undefined && headingName(own) === word ? [h.id] : [];
   });
+  // Only stop words are kept: the entries of a reader are bounded by the list.
+  if (STOP_WORDS.has(word)) {
+    if (!known) namedBy.set(reader, (known = new Map()));
+    known.set(word, named);
+  }
+  return named;
 }
 
 /**

@@ -261,7 +261,7 @@ async function withNamed(
   for (const t of phrasing.apiWords) {
     const sections = await sectionsNamed(reader, phrasing.terms[t] as string);
     frequencies[t] = sections.length;
-    for (const h of sections) named.add(h.id);
+    for (const id of sections) named.add(id);
   }
   const matches = new Map(found.matches);
   if (named.size === 0) return { ...found, hits: [...found.hits], matches, frequencies };
