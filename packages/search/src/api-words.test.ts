@@ -141,6 +141,26 @@ describe('stop words a library names an API by', () => {
     expect(ratio(asked, 'Limits', 'Clauses')).toBeCloseTo(ratio(dropped, 'Limits', 'Clauses'), 10);
   });
 
+  it('are looked up again in a package installed anew (what a reader found is kept with that reader)', async () => {
+    const home = path.join(dir, 'anew');
+    const local = new PackageStore(home);
+    try {
+      const install = async (heading: string) => {
+        const file = path.join(dir, `anew-${heading}.db`);
+        const docs = [page('api.md', 'lib API', [[['lib API', heading], 'Adds a clause.']])];
+        await writePackage(file, { name: 'lib', version: '1.0.0' }, docs);
+        await local.install(file, { move: true });
+        const pkg = (await local.list()).find((p) => p.name === 'lib');
+        if (!pkg) throw new Error('lib is not installed');
+        return apiWords(local.reader(pkg), ['where']);
+      };
+      expect(await install('Builder.where')).toEqual(['where']);
+      expect(await install('Builder.filter')).toEqual([]);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('are dropped in a library whose headings only say them in prose', async () => {
     const asked = await getDocs(store, 'proselib', 'add a where clause', { format: 'index' });
     const without = await getDocs(store, 'proselib', 'add a clause', { format: 'index' });

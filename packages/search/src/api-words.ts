@@ -42,8 +42,8 @@ const namedBy = new WeakMap<PackageReader, Map<string, readonly number[]>>();
  * sections holding the word in their own heading, the first time a reader is asked about the word.
  */
 export async function sectionsNamed(reader: PackageReader, word: string): Promise<readonly number[]> {
-  let known = namedBy.get(reader);
-  const kept = known?.get(word);
+  const known = namedBy.get(reader) ?? new Map<string, readonly number[]>();
+  const kept = known.get(word);
   if (kept) return kept;
   const holding = await reader.chunksHolding(word, { column: 'heading', limit: MAX_HEADINGS });
   const named = holding.flatMap((h) => {
@@ -51,10 +51,7 @@ export async function sectionsNamed(reader: PackageReader, word: string): Promis
     return own !== undefined && headingName(own) === word ? [h.id] : [];
   });
   // Only stop words are kept: the entries of a reader are bounded by the list.
-  if (STOP_WORDS.has(word)) {
-    if (!known) namedBy.set(reader, (known = new Map()));
-    known.set(word, named);
-  }
+  if (STOP_WORDS.has(word)) namedBy.set(reader, known.set(word, named));
   return named;
 }
 
