@@ -452,6 +452,8 @@ async function main(): Promise<void> {
       ) as ManyStats;
       many[n] = { ...stats, catalogMs };
       table.push([`searchAll, ${n} libraries`, manyRow(stats)]);
+      if (stats.rankedQueryP50 !== undefined)
+        table.push([`  one ranked full-text query in each, alone`, `p50 ${stats.rankedQueryP50.toFixed(1)} ms`]);
       table.push([`  their catalog, recorded`, `${(catalogMs / 1000).toFixed(1)} s`]);
       await rm(dir, { recursive: true, force: true });
     }

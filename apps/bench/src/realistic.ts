@@ -125,6 +125,8 @@ export interface ManyStats {
   readonly peakRssMb: number;
   readonly anonRssMb?: number;
   readonly fileRssMb?: number;
+  /** The ranked full-text query alone in every library, p50 (many.js): what reading every library costs at least. */
+  readonly rankedQueryP50?: number;
 }
 
 /** A table row of {@link ManyStats}. */

@@ -14,6 +14,8 @@ function docs(...args: string[]): Promise<Ran> {
   return run(process.execPath, [bin, ...args, '--home', path.join(dir, 'home')], project, {
     ...process.env,
     TMPDIR: temp,
+    // --from-repo asks this index, which refuses at once: the sdist is never found, and the package is built.
+    PIP_INDEX_URL: 'http://127.0.0.1:9/simple',
   });
 }
 
@@ -58,12 +60,22 @@ describe('docs sync in a Python project', () => {
     const report = JSON.parse(synced.stdout);
     expect(report.built.map((b: { library: string }) => b.library)).toEqual(['fetcher@2.32.3']);
     expect(report.failed).toEqual([]);
+    // The text says where the rest of a Python distribution's docs are; JSON holds only the report.
+    expect(synced.stdout).not.toContain('--from-repo');
+    const text = await docs('sync', '--rebuild');
+    expect(text.stdout).toMatch(
+      /Synced .*: 1 built, 0 skipped, 0 failed\nA Python distribution was built from installed files, which hold no docs folder: `docs sync --from-repo` adds/,
+    );
     const answer = await docs('get', 'fetcher', 'raise an exception for 4xx and 5xx responses', '--json');
     const first = JSON.parse(answer.stdout).results[0];
     expect(first).toMatchObject({ library: 'fetcher@2.32.3', path: 'api/fetcher/Response.md' });
     expect(first.content).toContain('`from fetcher import Response`');
     const again = await docs('sync');
     expect(again.stdout).toMatch(/Skipped fetcher@2\.32\.3: already built\n.*0 built, 1 skipped, 0 failed/s);
+    expect(again.stdout).not.toContain('--from-repo');
+    const fromRepo = await docs('sync', '--from-repo', '--rebuild');
+    expect(fromRepo.stdout).toMatch(/Rebuilt fetcher@2\.32\.3: .*from the package \(/);
+    expect(fromRepo.stdout).not.toContain('`docs sync --from-repo`');
     const all = await docs('sync', '--all', '--json');
     expect(JSON.parse(all.stdout).built.map((b: { library: string }) => b.library)).toEqual(['idna@3.10']);
     expect(await readdir(temp)).toEqual([]);

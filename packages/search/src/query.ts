@@ -29,17 +29,21 @@ const TERM = /[\p{L}\p{N}\p{M}]+(?:[._:/'’-]+[\p{L}\p{N}\p{M}]+)*/gu;
  * operators (AND, OR, NOT, NEAR), `-`, `:`, `*`, `^` and parentheses either
  * separate words or are words themselves. Stop words are dropped unless
  * nothing else is left; `alsoDrop` (e.g. the library's own name, which every
- * page of its docs is about) is dropped on the same terms.
+ * page of its docs is about) is dropped on the same terms. `alsoKeep` are stop
+ * words searched all the same (those the library names an API by, api-words.ts).
  *
  * @example
  * analyzeQuery('how do I mock timers in vitest', { alsoDrop: ['vitest'] }).terms // ['mock', 'timers']
  */
-export function analyzeQuery(topic: string, options: { alsoDrop?: readonly string[] } & QueryCaps = {}): AnalyzedQuery {
+export function analyzeQuery(
+  topic: string,
+  options: { alsoDrop?: readonly string[]; alsoKeep?: readonly string[] } & QueryCaps = {},
+): AnalyzedQuery {
   const capped = capTopic(topic, options.maxChars);
   const words = [
     ...new Set((capped.normalize('NFKC').toLowerCase().match(TERM) ?? []).map((w) => w.replaceAll('’', "'"))),
   ];
-  const analyzed = analyzeWords(words, options.alsoDrop);
+  const analyzed = analyzeWords(words, options.alsoDrop, options.alsoKeep);
   const maxTerms = options.maxTerms ?? Number.POSITIVE_INFINITY;
   const charsCut = topic.length - capped.length;
   const termsCut = Math.max(0, analyzed.terms.length - maxTerms);
@@ -73,9 +77,14 @@ function capTopic(topic: string, maxChars: number | undefined): string {
   return boundary > 0 ? head.slice(0, boundary) : topic.slice(0, maxChars);
 }
 
-function analyzeWords(words: readonly string[], alsoDrop: readonly string[] | undefined): AnalyzedQuery {
+function analyzeWords(
+  words: readonly string[],
+  alsoDrop: readonly string[] | undefined,
+  alsoKeep: readonly string[] | undefined,
+): AnalyzedQuery {
   const extra = new Set((alsoDrop ?? []).map((w) => w.toLowerCase()));
-  const isNoise = (w: string) => STOP_WORDS.has(w) || extra.has(w);
+  const searchedAnyway = new Set((alsoKeep ?? []).map((w) => w.toLowerCase()));
+  const isNoise = (w: string) => (STOP_WORDS.has(w) && !searchedAnyway.has(w)) || extra.has(w);
   const kept = words.filter((w) => !isNoise(w));
   if (kept.length === 0) {
     // Everything was noise: search for the non-stop words dropped only as the library name, else all of it.

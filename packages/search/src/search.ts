@@ -1,5 +1,6 @@
 import { type InstalledPackage, type PackageStore, parsePackageSpec } from '@docs/store';
 import { phrasingsOf } from './alternatives.js';
+import { apiWords } from './api-words.js';
 import { answerFromInstalled, retryIfGone } from './gone.js';
 import { Retrieval } from './hybrid.js';
 import { nothingServed, resolveLibrary, servedPackages } from './library-scope.js';
@@ -14,13 +15,13 @@ import {
 import type { RankingConfig } from './ranking.js';
 import { Reranking } from './reranking.js';
 import type { SearchResponse } from './results.js';
-import { analyzeQuestion } from './stages/analyze.js';
+import { analyzeQuestion, droppedStopWords } from './stages/analyze.js';
 import { catalogKnowledge } from './stages/catalog.js';
 import { gather, type LibraryPolicy } from './stages/gather.js';
 import { merge } from './stages/merge.js';
 import { pageOf } from './stages/page.js';
 import { noWords, respond, unresolved, withNotes } from './stages/respond.js';
-import { type Target, targetOf } from './stages/target.js';
+import { isUnreadable, type Target, targetOf } from './stages/target.js';
 import { oneVersionEach, withVersionHints } from './versions.js';
 
 /**
@@ -136,7 +137,8 @@ async function search(
   context: SearchContext,
   policy: SearchPolicy,
 ): Promise<SearchResponse> {
-  const question = analyzeQuestion(texts, options.ranking, { alsoDrop: policy.alsoDrop });
+  const alsoKeep = await librarysApiWords(targets, texts, options.ranking);
+  const question = analyzeQuestion(texts, options.ranking, { alsoDrop: policy.alsoDrop, alsoKeep });
   // The embedder reads each phrasing it answers (the topic; the alternatives too when they take part in the vectors) as
   // the caps cut it, so a pasted page costs no more than its head; the re-ranker reads the topic so cut.
   const embedded = options.ranking.alternativeVectorWeight > 0 ? question.phrasings : question.phrasings.slice(0, 1);
@@ -171,5 +173,28 @@ async function search(
     }
     for (const section of paged?.sent ?? []) context.sent?.add(section.key, section.tokens);
     return respond(question, gathered, paged, retrieval.info(reranking.info()), options.ranking, options.paging);
+  }
+}
+
+/**
+ * In a search of one library, the question's stop words that name one of its APIs (api-words.ts): searched there,
+ * as the question's word for it. Over several libraries they stay dropped: the question's words are the same in every
+ * library (their counts and worth are added up over all of them). A library that cannot be read keeps them dropped;
+ * scoring it says what is wrong.
+ */
+async function librarysApiWords(
+  targets: readonly Target[],
+  texts: readonly string[],
+  ranking: RankingConfig,
+): Promise<string[]> {
+  const [only] = targets;
+  if (only === undefined || targets.length > 1) return [];
+  const words = droppedStopWords(texts, ranking);
+  if (words.length === 0) return [];
+  try {
+    return await apiWords(only.reader(), words);
+  } catch (error) {
+    if (isUnreadable(error)) return [];
+    throw error;
   }
 }

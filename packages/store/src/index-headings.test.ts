@@ -95,3 +95,52 @@ describe('the words inside a heading identifier are indexed with the heading', (
     }
   });
 });
+
+describe('the chunks holding a word in one column, and a search among some chunks', () => {
+  it('chunksHolding finds the own headings holding the word, not the body nor the trail, at most `limit`', async () => {
+    const file = path.join(dir, 'gin-holding.db');
+    await writePackage(file, { name: 'gin', version: '1.10.0' }, docs);
+    const store = new PackageStore(path.join(dir, 'store'));
+    try {
+      const { installed } = await store.install(file);
+      const reader = store.reader(installed);
+      const own = (hits: readonly { breadcrumb: readonly string[] }[]) => hits.map((h) => h.breadcrumb.at(-1));
+      expect(own(await reader.chunksHolding('query', { column: 'heading', limit: 10 }))).toEqual(['Context.Query']);
+      // Inside an identifier of the heading too (`ShouldBindJSON` holds `bind`).
+      expect(own(await reader.chunksHolding('bind', { column: 'heading', limit: 10 }))).toEqual([
+        'Context.ShouldBindJSON',
+      ]);
+      // `engine` is in a body only; `api` in the trails only; `context` in both own headings (`Context.Query`).
+      expect(await reader.chunksHolding('engine', { column: 'heading', limit: 10 })).toEqual([]);
+      expect(await reader.chunksHolding('api', { column: 'heading', limit: 10 })).toEqual([]);
+      expect(await reader.chunksHolding('context', { column: 'heading', limit: 10 })).toHaveLength(2);
+      expect(await reader.chunksHolding('context', { column: 'heading', limit: 1 })).toHaveLength(1);
+      expect(await reader.chunksHolding('api', { column: 'headings', limit: 10 })).toHaveLength(2);
+      expect(await reader.chunksHolding('', { column: 'heading', limit: 10 })).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('searchAmong scores the chunks asked about as search does, and leaves out those not matching', async () => {
+    const file = path.join(dir, 'gin-among.db');
+    await writePackage(file, { name: 'gin', version: '1.10.0' }, docs);
+    const store = new PackageStore(path.join(dir, 'store'));
+    try {
+      const { installed } = await store.install(file);
+      const reader = store.reader(installed);
+      const query = { terms: ['json', 'query'], mode: 'any' } as const;
+      const all = await reader.search(query, { limit: 10 });
+      expect(all).toHaveLength(2);
+      const among = await reader.searchAmong(query, [...all.map((h) => h.id)].reverse());
+      expect(among.map((h) => [h.id, h.score])).toEqual(all.map((h) => [h.id, h.score]));
+      // Only what matches: `engine` is in the first chunk alone; an unknown id is absent.
+      const engine = await reader.searchAmong({ terms: ['engine'], mode: 'any' }, [1, 2, 99]);
+      expect(engine.map((h) => h.breadcrumb.at(-1))).toEqual(['Context.ShouldBindJSON']);
+      expect(engine[0]?.score).toBeGreaterThan(0);
+      expect(await reader.searchAmong(query, [])).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -298,6 +298,13 @@ export const readQueries = {
       .where('chunks_fts', 'match', p.expression)
       .orderBy('score', 'desc')
       .limit(p.limit),
+  /** The rows among some chunk ids (a JSON array) that an FTS5 expression matches, with their score. */
+  scoredRowsAmong: (db: Db, p: ColumnWeightParams & { expression: string; ids: string }) =>
+    db
+      .selectFrom('chunks_fts')
+      .select(['rowid', negatedBm25(p).as('score')])
+      .where('chunks_fts', 'match', p.expression)
+      .where('rowid', 'in', (eb) => eb.selectFrom(jsonEach<number>(p.ids).as('j')).select('j.value')),
   /** The rowids an FTS5 expression matches, ascending (FTS5 lists a match in rowid order), as one JSON array. */
   matchingRowids: (db: Db, p: { expression: string }) =>
     db

@@ -92,6 +92,7 @@ export class PackageReader {
     embedder: rows(readQueries.embedder),
     vectors: tuples(readQueries.vectors),
     rankedRows: tuples(readQueries.rankedRows),
+    scoredRowsAmong: tuples(readQueries.scoredRowsAmong),
     matchingRowids: values(readQueries.matchingRowids),
     rowScores: values(readQueries.rowScores),
     chunkFields: tuples(readQueries.chunkFields),
@@ -361,6 +362,40 @@ export class PackageReader {
       }
     }
     return { matches, frequencies, chunks: (await this.stats()).chunks };
+  }
+
+  /**
+   * The chunks holding `term` in one indexed column, at most `limit` of them (the first by chunk id), as hits with a
+   * BM25 score of 0: what a search reads to tell whether a word names one of the package's own headings
+   * (api-words.ts in @docs/search). One pass over the term's chunks, and the stored fields of those kept.
+   */
+  async chunksHolding(term: Term, options: { column: FtsColumn; limit: number }): Promise<ChunkHit[]> {
+    const expression = termExpression(term);
+    if (expression === undefined || options.limit <= 0) return [];
+    return this.chunkHits(this.#rowids(columnExpression(options.column, expression)).slice(0, options.limit));
+  }
+
+  /**
+   * Those of the chunk ids that match `query`, with the BM25 score {@link search} gives them, best first (ties by
+   * chunk id): chunks a search looks at besides its best ones, scored alike.
+   */
+  async searchAmong(
+    query: TermQuery,
+    ids: readonly number[],
+    options: { weights?: ColumnWeights } = {},
+  ): Promise<ChunkHit[]> {
+    const expression = matchExpression(query);
+    if (expression === undefined || ids.length === 0) return [];
+    const weights = columnWeights(options.weights);
+    const scored = this.#read((db) =>
+      this.#statements.scoredRowsAmong.on(db).all({ ...weights, expression, ids: JSON.stringify([...new Set(ids)]) }),
+    );
+    scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const fields = this.#fields(scored.map(([id]) => id));
+    return scored.flatMap(([id, score]) => {
+      const f = fields.get(id);
+      return f ? [withScore(f, score)] : [];
+    });
   }
 
   /** The content of each chunk id. */

@@ -1,5 +1,6 @@
 import { type ChunkHit, identifierWords, indexTokens, type PackageReader, type Term, tokensContain } from '@docs/store';
 import semver from 'semver';
+import { headingName, sectionsNamed } from '../api-words.js';
 import { type HeadingName, headingNames, wholeTrail } from '../heading-names.js';
 import { isHistoryPage, isOtherEntryPointPage, isOtherVersionPage } from '../history.js';
 import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
@@ -57,6 +58,16 @@ export async function scoreLibrary(
   return lists;
 }
 
+/** What a library's index answers for a phrasing (matchingChunks). */
+interface Matching {
+  readonly hits: ChunkHit[];
+  /** Per hit, the terms (indices) it holds. */
+  readonly matches: Map<number, number[]>;
+  /** Per term, how many chunks hold it. */
+  readonly frequencies: readonly number[];
+  readonly chunks: number;
+}
+
 /**
  * The chunks matching any of the terms, best BM25 first; which terms each
  * holds; and how many chunks hold each term. Asked only about the terms the
@@ -71,7 +82,7 @@ async function matchingChunks(
   limit: number,
   ranking: RankingConfig,
   known: KnownTerms | undefined,
-): Promise<{ hits: ChunkHit[]; matches: Map<number, number[]>; frequencies: readonly number[]; chunks: number }> {
+): Promise<Matching> {
   if (!known) {
     const hits = await reader.search({ terms, mode: 'any' }, { limit, weights: ranking.weights });
     // Which terms each hit holds, and how common each term is: one pass over each term's chunks.
@@ -118,16 +129,46 @@ async function lexicalCandidates(
   known: KnownTerms | undefined,
 ): Promise<LexicalHits> {
   const reader = target.reader();
-  const { terms: words, searched: terms, exact: alone } = phrasing;
-  const { hits, matches, frequencies, chunks } = await matchingChunks(reader, terms, limit, ranking, known);
+  const { terms: words, searched: terms, exact: alone, apiWords } = phrasing;
+  // A stop word searched as an API's name is not looked for in the index (see `namesApi` below): its phrase is empty.
+  const indexed = apiWords.length === 0 ? terms : terms.map((term, t) => (apiWords.includes(t) ? '' : term));
+  const found = await matchingChunks(reader, indexed, limit, ranking, known);
+  const { hits, matches, frequencies, chunks } =
+    apiWords.length === 0 ? found : await withNamed(reader, found, phrasing, indexed, ranking);
   const major = semver.parse(target.pkg.version)?.major;
   const counts = { frequencies, chunks };
   if (hits.length === 0) return { hits: [], raw: [], plain: [], covered: [], held: [], counts };
   // A pasted identifier or error code is the most deliberate part of a query: it counts more.
   const weights = words.map((w) => (isIdentifier(w) ? ranking.identifierWeight : 1));
   const context: SignalContext = { ranking, totalWeight: weights.reduce((sum, w) => sum + w, 0) };
+  // Two words the question asks one after the other ("bind JSON") are named by an identifier that joins them
+  // (`ShouldBindJSON`): the heading trail names both, though the index holds the identifier as one token.
+  // (A stop word searched as an API's name, below, is left out of them: it joins no other word, `to date` is no `toDate`.)
+  const paired = words.flatMap((word, t) => (apiWords.includes(t) ? [] : [[t, word] as const]));
+  const pairs = paired.flatMap(([t, word], p) => {
+    const [n, next] = paired[p + 1] ?? [];
+    return n !== undefined && next !== undefined && !isIdentifier(word) && !isIdentifier(next)
+      ? [[t, n, `${word} ${next}`] as const]
+      : [];
+  });
+  const joinedIn = (facts: SectionFacts) => {
+    const joined = new Set<number>();
+    for (const [t, n, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(n);
+    return joined;
+  };
+  // A stop word searched as an API's name is a word of the question only in a section whose own heading names it
+  // (`Select.where`, not `whereRef` nor `toDate`), which holds it there: it adds to that section's share of the words
+  // and its heading's. Elsewhere it is the function word it is in prose, and a section is scored as if the question
+  // had not asked it; BM25, which ranks the candidates, reads the other words only (the word is in most sections).
+  const facts = hits.map((h) => factsOf(h, major));
+  const namesApi = (i: number, t: number) => (facts[i] as SectionFacts).named === words[t];
   // Every hit holds at least one term.
-  const held = hits.map((h) => matches.get(h.id) ?? [0]);
+  const held = hits.map((h, i) => {
+    const found = matches.get(h.id) ?? [0];
+    if (apiWords.length === 0) return found;
+    const named = apiWords.filter((t) => namesApi(i, t));
+    return [...found.filter((t) => !apiWords.includes(t)), ...named].sort((a, b) => a - b);
+  });
   const covered = held.map((found) => found.length);
   // A section holding only a synonym of a word (`validation` for `validate`, `res` for `response`) is about something
   // related to it, not necessarily it: the word counts `synonymWeight` of its weight there, in the share and the
@@ -152,33 +193,33 @@ async function lexicalCandidates(
     const w = widened.indexOf(t);
     return w < 0 || (wordHeld.get(id)?.includes(w) ?? false);
   };
-  // Two words the question asks one after the other ("bind JSON") are named by an identifier that joins them
-  // (`ShouldBindJSON`): the heading trail names both, though the index holds the identifier as one token.
-  const pairs = words.flatMap((word, t) => {
-    const next = words[t + 1];
-    return next !== undefined && !isIdentifier(word) && !isIdentifier(next) ? [[t, `${word} ${next}`] as const] : [];
-  });
   // A heading names a word wholly where the word is a name of its own (`option`), or a part of a joined name
   // (`help_option`) whose other parts the question asks too (`add_constructor` for "add a constructor"); a word that
   // is only a part of a longer name the question does not otherwise name counts `partWeight` of itself there.
   const asked = new Set(terms.flatMap((term) => (typeof term === 'string' ? [term] : term).flatMap(indexTokens)));
   // A word the trail does not hold, but a part of a joined name in it holds in another form (`safe` in `safe_load`
   // for "safely"), counts `formWeight` of itself there; the name is then asked wholly if its other parts are.
-  const byStem = ranking.formWeight > 0 ? wordsByStem(words) : new Map<string, number>();
-  const trailWeight = (facts: SectionFacts) => {
-    const joined = new Set<number>();
-    for (const [t, pair] of pairs) if (facts.names.some((name) => tokensContain(name, pair))) joined.add(t).add(t + 1);
-    const forms = formsInNames(facts.parts, words, byStem);
+  // (Not for a stop word searched as the library's API name: its sections are the ones naming it.)
+  const byStem =
+    ranking.formWeight > 0
+      ? wordsByStem(words.map((w, t) => (apiWords.includes(t) ? '' : w)))
+      : new Map<string, number>();
+  const trailWeight = (i: number) => {
+    const section = facts[i] as SectionFacts;
+    const joined = joinedIn(section);
+    const forms = formsInNames(section.parts, words, byStem);
     const named = forms.size === 0 ? asked : new Set([...asked, ...[...forms.values()].flat()]);
-    const whole = ranking.partWeight < 1 ? wholeTrail(facts.trail, facts.parts, named) : facts.trail;
+    const whole = ranking.partWeight < 1 ? wholeTrail(section.trail, section.parts, named) : section.trail;
     let weight = 0;
     for (const [t, term] of terms.entries()) {
       const exact = alone[t] as Term;
       const form = forms.get(t);
-      if (joined.has(t) || tokensContain(whole, exact)) weight += counted(t, true);
+      if (apiWords.includes(t)) {
+        if (namesApi(i, t)) weight += counted(t, true);
+      } else if (joined.has(t) || tokensContain(whole, exact)) weight += counted(t, true);
       else if (tokensContain(whole, term)) weight += counted(t, false);
-      else if (tokensContain(facts.trail, exact)) weight += counted(t, true) * ranking.partWeight;
-      else if (tokensContain(facts.trail, term)) weight += counted(t, false) * ranking.partWeight;
+      else if (tokensContain(section.trail, exact)) weight += counted(t, true) * ranking.partWeight;
+      else if (tokensContain(section.trail, term)) weight += counted(t, false) * ranking.partWeight;
       else if (form !== undefined) {
         const share = form.some((token) => whole.includes(token)) ? 1 : ranking.partWeight;
         weight += (weights[t] ?? 0) * ranking.formWeight * share;
@@ -189,18 +230,19 @@ async function lexicalCandidates(
   const plainOwn: number[] = [];
   const own = hits.map((h, i) => {
     // The heading trail and the page's kind are read from the hit (and kept per section), not queried.
-    const facts = factsOf(h, major);
+    const section = facts[i] as SectionFacts;
+    const unasked = apiWords.reduce((sum, t) => (namesApi(i, t) ? sum : sum + (weights[t] ?? 0)), 0);
     const { score, words: wordsAlone } = signalScore(
       h.score,
       {
         inboundLinks: h.inboundLinks,
-        history: facts.history,
-        otherVersion: facts.otherVersion,
-        otherEntry: facts.otherEntry,
+        history: section.history,
+        otherVersion: section.otherVersion,
+        otherEntry: section.otherEntry,
         heldWeight: (held[i] ?? []).reduce((sum, t) => sum + counted(t, heldExactly(h.id, t)), 0),
-        trailWeight: () => trailWeight(facts),
+        trailWeight: () => trailWeight(i),
       },
-      context,
+      unasked === 0 ? context : { ...context, totalWeight: context.totalWeight - unasked },
     );
     plainOwn.push(wordsAlone);
     return score;
@@ -216,6 +258,41 @@ async function lexicalCandidates(
 }
 
 /**
+ * The candidates with the sections named by the question's API words (sectionsNamed: `Select.where` for "where"),
+ * those the best `limit` by BM25 left out too, each scored by BM25 over every word of the question, its API words
+ * with the others: in such a section the word is the question's, in the others BM25 reads the other words only. A
+ * named section holding none of the other words is left out, as one not named would be. Best first.
+ */
+async function withNamed(
+  reader: PackageReader,
+  found: Matching,
+  phrasing: Phrasing,
+  indexed: readonly Term[],
+  ranking: RankingConfig,
+): Promise<Matching> {
+  const named = new Set<number>();
+  // How many sections hold each API word as the question's: those it names (the index was not asked about it).
+  const frequencies = [...found.frequencies];
+  for (const t of phrasing.apiWords) {
+    const sections = await sectionsNamed(reader, phrasing.terms[t] as string);
+    frequencies[t] = sections.length;
+    for (const id of sections) named.add(id);
+  }
+  const matches = new Map(found.matches);
+  if (named.size === 0) return { ...found, hits: [...found.hits], matches, frequencies };
+  const holding = await reader.termStatistics(indexed, [...named]);
+  const ids = [...named].filter((id) => holding.matches.has(id));
+  const rescored = await reader.searchAmong({ terms: phrasing.searched, mode: 'any' }, ids, {
+    weights: ranking.weights,
+  });
+  for (const h of rescored) matches.set(h.id, holding.matches.get(h.id) ?? []);
+  const hits = [...found.hits.filter((h) => !named.has(h.id)), ...rescored].sort(
+    (a, b) => b.score - a.score || a.id - b.id,
+  );
+  return { hits, matches, frequencies, chunks: found.chunks };
+}
+
+/**
  * What lexicalCandidates reads of a section besides its score: its heading trail's tokens, whether its page is
  * history, and whether it documents another major version than its package's own.
  */
@@ -225,6 +302,8 @@ interface SectionFacts {
   readonly parts: readonly HeadingName[];
   /** The words of each camelCase identifier in its heading trail, one list each (`ShouldBindJSON` → should, bind, json). */
   readonly names: readonly (readonly string[])[];
+  /** The name its own heading is, as code writes it (`Select.where` → where; api-words.ts), if it is one. */
+  readonly named: string | undefined;
   readonly history: boolean;
   readonly otherVersion: boolean;
   /** An API page of an entry point the package's docs never show imported. */
@@ -257,6 +336,7 @@ function factsOf(hit: ChunkHit, major: number | undefined): SectionFacts {
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => indexTokens(line)),
+      named: headingName(hit.breadcrumb.at(-1) ?? ''),
       history: isHistoryPage(hit.path, hit.title),
       otherVersion: isOtherVersionPage(hit.path, major),
       otherEntry: isOtherEntryPointPage(hit.path),
