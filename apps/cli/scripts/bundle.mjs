@@ -28,10 +28,11 @@ const bundled = new Set([
 /**
  * The packages inlined: what the query commands run. Any other import stays an import from node_modules (native
  * better-sqlite3, the optional @huggingface/transformers, @docs/ingest and @docs/server, the registry clients).
- * smol-toml reads a Cargo.lock for the version a bare crate name means, and resolves only from @docs/sources.
+ * smol-toml reads a Cargo.lock for the version a bare crate name means, and resolves only from @docs/sources;
+ * stemmer (an ES module) stems question words for @docs/search's heading boost.
  */
 const inlined =
-  /^(@docs\/(search|store|sources|rank|errors)|commander|zod|semver|env-paths|is-safe-filename|smol-toml)(\/|$)/;
+  /^(@docs\/(search|store|sources|rank|errors)|commander|zod|semver|stemmer|env-paths|is-safe-filename|smol-toml)(\/|$)/;
 /** Native, or optional and loaded on demand: never inlined, in any bundle. */
 const native = /^(better-sqlite3|sqlite-vec|@huggingface\/transformers)(\/|$)/;
 /** Optional packages a library requires in a try/catch (linkedom's canvas): left a require, and may be missing. */

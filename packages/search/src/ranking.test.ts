@@ -190,6 +190,18 @@ beforeAll(async () => {
       ],
     ],
     [
+      'yamlsafe',
+      [
+        page('api/index.md', 'yamlsafe API', [
+          [['yamlsafe API', 'load'], 'Parse a YAML file or string and return the object it describes.'],
+          [
+            ['yamlsafe API', 'safe_load'],
+            'Parse a YAML file or string into basic objects only: safe for untrusted input.',
+          ],
+        ]),
+      ],
+    ],
+    [
       'dialects',
       [
         // The same section for two databases; the docs' other pages link to the first.
@@ -406,6 +418,24 @@ describe('ranking', () => {
     expect(answer.results.map((r) => r.heading)).toEqual(['add_constructor', 'add_multi_constructor']);
     const parts = await getDocs(store, 'yamlish', question, { format: 'index', ranking: { partWeight: 1 } });
     expect(parts.results.map((r) => r.heading)).toEqual(['add_multi_constructor', 'add_constructor']);
+  });
+
+  it("counts a word's other form in a part of a heading's joined name", async () => {
+    // No section holds "safely"; `safe_load` holds `safe`, its stem, and `load`, so it is a name the question asks
+    // wholly. Without forms (formWeight 0), `load` is a name of its own and `load` in `safe_load` only a part.
+    const question = 'load a YAML file safely';
+    const answer = await getDocs(store, 'yamlsafe', question, { format: 'index' });
+    expect(answer.results.map((r) => r.heading)).toEqual(['safe_load', 'load']);
+    const without = await getDocs(store, 'yamlsafe', question, { format: 'index', ranking: { formWeight: 0 } });
+    expect(without.results.map((r) => r.heading)).toEqual(['load', 'safe_load']);
+    // Asked with the word itself, the heading holds it: the same order, and no form is counted besides.
+    const itself = await getDocs(store, 'yamlsafe', 'load a YAML file safe', { format: 'index' });
+    const itselfNoForms = await getDocs(store, 'yamlsafe', 'load a YAML file safe', {
+      format: 'index',
+      ranking: { formWeight: 0 },
+    });
+    expect(itself.results).toEqual(itselfNoForms.results);
+    expect(itself.results[0]?.heading).toBe('safe_load');
   });
 
   it('prefers the copy of a section on the page the rest of the docs link to', async () => {

@@ -69,6 +69,12 @@ export const RANKING_KNOBS = {
     description:
       "How much a query word counts, in a section's share of the terms and in its heading boost, when the section holds only a synonym of it (1 = as much as the word).",
   },
+  formWeight: {
+    default: 0.75,
+    ...between0And1,
+    description:
+      'How much a query word counts in a section\'s heading boost where the heading holds not the word but another form of it (the same Porter stem) as a part of a joined name (`safe` in `safe_load` for "safely"); 0 turns this off.',
+  },
   partWeight: {
     default: 0.9,
     ...between0And1,

@@ -7,6 +7,7 @@ import { questionVector, type Retrieval, withinLibrary } from '../hybrid.js';
 import type { RankingConfig } from '../ranking.js';
 import { type SignalContext, signalScore, withSamePage } from '../signals.js';
 import { isIdentifier } from '../terms.js';
+import { formsInNames, wordsByStem } from '../word-forms.js';
 import type { Phrasing } from './analyze.js';
 import type { KnownTerms } from './catalog.js';
 import type { LexicalHits, PhrasingHits } from './hits.js';
@@ -196,19 +197,33 @@ async function lexicalCandidates(
   // (`help_option`) whose other parts the question asks too (`add_constructor` for "add a constructor"); a word that
   // is only a part of a longer name the question does not otherwise name counts `partWeight` of itself there.
   const asked = new Set(terms.flatMap((term) => (typeof term === 'string' ? [term] : term).flatMap(indexTokens)));
+  // A word the trail does not hold, but a part of a joined name in it holds in another form (`safe` in `safe_load`
+  // for "safely"), counts `formWeight` of itself there; the name is then asked wholly if its other parts are.
+  // (Not for a stop word searched as the library's API name: its sections are the ones naming it.)
+  const byStem =
+    ranking.formWeight > 0
+      ? wordsByStem(words.map((w, t) => (apiWords.includes(t) ? '' : w)))
+      : new Map<string, number>();
   const trailWeight = (i: number) => {
     const section = facts[i] as SectionFacts;
     const joined = joinedIn(section);
-    const whole = ranking.partWeight < 1 ? wholeTrail(section.trail, section.parts, asked) : section.trail;
+    const forms = formsInNames(section.parts, words, byStem);
+    const named = forms.size === 0 ? asked : new Set([...asked, ...[...forms.values()].flat()]);
+    const whole = ranking.partWeight < 1 ? wholeTrail(section.trail, section.parts, named) : section.trail;
     let weight = 0;
     for (const [t, term] of terms.entries()) {
       const exact = alone[t] as Term;
+      const form = forms.get(t);
       if (apiWords.includes(t)) {
         if (namesApi(i, t)) weight += counted(t, true);
       } else if (joined.has(t) || tokensContain(whole, exact)) weight += counted(t, true);
       else if (tokensContain(whole, term)) weight += counted(t, false);
       else if (tokensContain(section.trail, exact)) weight += counted(t, true) * ranking.partWeight;
       else if (tokensContain(section.trail, term)) weight += counted(t, false) * ranking.partWeight;
+      else if (form !== undefined) {
+        const share = form.some((token) => whole.includes(token)) ? 1 : ranking.partWeight;
+        weight += (weights[t] ?? 0) * ranking.formWeight * share;
+      }
     }
     return weight;
   };
