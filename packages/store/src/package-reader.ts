@@ -14,7 +14,7 @@ import {
   termExpression,
 } from './fts-query.js';
 import { type PackageInfo, toPackageInfo } from './package-file.js';
-import { holds, type PhraseSource, topRows, unionSize } from './phrase-scores.js';
+import { holds, type PhraseSource, rowsAmong, topRows, unionSize } from './phrase-scores.js';
 import { type ReaderCaches, type ReaderNumber, sharedReaderCaches } from './reader-caches.js';
 import type { FtsColumn } from './schema.js';
 import { rows, tuples, values } from './statement.js';
@@ -387,9 +387,24 @@ export class PackageReader {
     const expression = matchExpression(query);
     if (expression === undefined || ids.length === 0) return [];
     const weights = columnWeights(options.weights);
-    const scored = this.#read((db) =>
-      this.#statements.scoredRowsAmong.on(db).all({ ...weights, expression, ids: JSON.stringify([...new Set(ids)]) }),
-    );
+    const unique = [...new Set(ids)];
+    // From the phrases' kept lists when a search made them, as search() does: matching the index again for a few
+    // chunks costs what scoring all of them does (FTS5 filters by rowid after it has matched).
+    let lists: Array<{ rows: Float64Array; shares: Float64Array }> | undefined;
+    if (query.mode === 'any') {
+      this.#read(() => undefined);
+      lists = this.#caches.phraseLists.lists(
+        this.#cacheNumber(),
+        query.terms.flatMap(phrasesOf),
+        weights,
+        this.#phraseSource,
+      );
+    }
+    const scored = lists
+      ? rowsAmong(lists, unique)
+      : this.#read((db) =>
+          this.#statements.scoredRowsAmong.on(db).all({ ...weights, expression, ids: JSON.stringify(unique) }),
+        );
     scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     const fields = this.#fields(scored.map(([id]) => id));
     return scored.flatMap(([id, score]) => {

@@ -127,6 +127,40 @@ describe('search from phrase lists', () => {
     );
   });
 
+  it('scores the chunks asked about (searchAmong) as FTS5 scores them, from the lists too', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        documentsArbitrary,
+        fc.array(fc.tuple(termsArbitrary, fc.uniqueArray(fc.integer({ min: 1, max: 80 }), { maxLength: 12 })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        weightsArbitrary,
+        async (drawn, queries, weights) => {
+          const home = path.join(dir, `among-home-${run}`);
+          const file = path.join(dir, `among-${run++}.db`);
+          await writePackage(file, { name: 'lib', version: '1.0.0' }, documentsOf(drawn));
+          const store = new PackageStore(home);
+          try {
+            const { installed } = await store.install(file);
+            const reader = store.reader(installed);
+            // Three times each: FTS5 answers the first, the second makes the phrases' lists, the third reads them.
+            for (const [terms, ids] of [...queries, ...queries, ...queries]) {
+              const among = await reader.searchAmong({ terms, mode: 'any' }, ids, weights ? { weights } : {});
+              const wanted = new Set(ids);
+              const expected = fts5Reference(installed.file, terms, 1_000, weights).filter(([id]) => wanted.has(id));
+              expect(among.map((h) => [h.id, h.score])).toEqual(expected);
+            }
+          } finally {
+            await store.close();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('counts each term where FTS5 does, and says which asked chunks hold it', async () => {
     await fc.assert(
       fc.asyncProperty(documentsArbitrary, termsArbitrary, async (drawn, terms) => {

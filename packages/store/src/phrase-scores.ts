@@ -110,16 +110,44 @@ export function unionSize(lists: readonly Float64Array[]): number {
 
 /** Whether the ascending `rows` hold `row`. */
 export function holds(rows: Float64Array, row: number): boolean {
+  return positionOf(rows, row) >= 0;
+}
+
+/** Where the ascending `rows` hold `row`, or -1. */
+function positionOf(rows: Float64Array, row: number): number {
   let lo = 0;
   let hi = rows.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const at = rows[mid] as number;
-    if (at === row) return true;
+    if (at === row) return mid;
     if (at < row) lo = mid + 1;
     else hi = mid - 1;
   }
-  return false;
+  return -1;
+}
+
+/**
+ * The sum of shares over the lists (in phrase order, as FTS5 adds them) of each of `rows` that a list holds, as
+ * [row, score]: what `-bm25(...)` gives those rows for the OR of the phrases, found in the kept lists instead of by
+ * matching the whole index again. A row no list holds does not match and is left out.
+ */
+export function rowsAmong(
+  lists: readonly { rows: Float64Array; shares: Float64Array }[],
+  rows: readonly number[],
+): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (const row of rows) {
+    let score: number | undefined;
+    for (const list of lists) {
+      const at = positionOf(list.rows, row);
+      if (at < 0) continue;
+      // FTS5 starts each row's score at 0.0; 0.0 + x is x, bit for bit (as summed starts it).
+      score = score === undefined ? (list.shares[at] as number) : score + (list.shares[at] as number);
+    }
+    if (score !== undefined) found.push([row, score]);
+  }
+  return found;
 }
 
 /**
