@@ -245,18 +245,7 @@ export class PackageReader {
     const weights = columnWeights(options.weights);
     const expression = matchExpression(query);
     if (expression === undefined || options.limit <= 0) return [];
-    // The phrases in the order the OR expression holds them (see phrase-scores.ts). Opens an evicted reader's
-    // file first, as a query would (see #connection).
-    let lists: Array<{ rows: Float64Array; shares: Float64Array }> | undefined;
-    if (query.mode === 'any') {
-      this.#read(() => undefined);
-      lists = this.#caches.phraseLists.lists(
-        this.#cacheNumber(),
-        query.terms.flatMap(phrasesOf),
-        weights,
-        this.#phraseSource,
-      );
-    }
+    const lists = this.#keptLists(query, weights);
     let scored: Array<[number, number]>;
     if (lists) {
       scored = topRows(lists, options.limit);
@@ -268,6 +257,30 @@ export class PackageReader {
       );
       scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     }
+    return this.#hits(scored);
+  }
+
+  /**
+   * The phrases' kept lists for an OR query (`any`), in the order its expression holds them (see phrase-scores.ts),
+   * or undefined when one is not kept (the index answers then). Opens an evicted reader's file first, as a query
+   * would (see #connection).
+   */
+  #keptLists(
+    query: TermQuery,
+    weights: Required<ColumnWeights>,
+  ): Array<{ rows: Float64Array; shares: Float64Array }> | undefined {
+    if (query.mode !== 'any') return undefined;
+    this.#read(() => undefined);
+    return this.#caches.phraseLists.lists(
+      this.#cacheNumber(),
+      query.terms.flatMap(phrasesOf),
+      weights,
+      this.#phraseSource,
+    );
+  }
+
+  /** Scored rows as hits, in their order, with the chunks' stored fields. */
+  #hits(scored: readonly (readonly [number, number])[]): ChunkHit[] {
     const fields = this.#fields(scored.map(([id]) => id));
     const hits: ChunkHit[] = [];
     for (const [id, score] of scored) {
@@ -390,27 +403,14 @@ export class PackageReader {
     const unique = [...new Set(ids)];
     // From the phrases' kept lists when a search made them, as search() does: matching the index again for a few
     // chunks costs what scoring all of them does (FTS5 filters by rowid after it has matched).
-    let lists: Array<{ rows: Float64Array; shares: Float64Array }> | undefined;
-    if (query.mode === 'any') {
-      this.#read(() => undefined);
-      lists = this.#caches.phraseLists.lists(
-        this.#cacheNumber(),
-        query.terms.flatMap(phrasesOf),
-        weights,
-        this.#phraseSource,
-      );
-    }
+    const lists = this.#keptLists(query, weights);
     const scored = lists
       ? rowsAmong(lists, unique)
       : this.#read((db) =>
           this.#statements.scoredRowsAmong.on(db).all({ ...weights, expression, ids: JSON.stringify(unique) }),
         );
     scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    const fields = this.#fields(scored.map(([id]) => id));
-    return scored.flatMap(([id, score]) => {
-      const f = fields.get(id);
-      return f ? [withScore(f, score)] : [];
-    });
+    return this.#hits(scored);
   }
 
   /** The content of each chunk id. */

@@ -51,9 +51,9 @@ export function analyzeQuestion(
     ...caps,
   };
   const analyzedTopic = analyzeQuery(topic, capped);
+  const kept = new Set(analysis.alsoKeep);
   const phrasings: Phrasing[] = texts.map((text, i) => {
     const terms = i === 0 ? analyzedTopic.terms : analyzeQuery(text, capped).terms;
-    const kept = new Set(analysis.alsoKeep);
     const apiWords = terms.flatMap((w, t) => (kept.has(w) && STOP_WORDS.has(w) ? [t] : []));
     return {
       // A question of nothing but such words searches them as words (as one of nothing but stop words does).
